@@ -1,0 +1,334 @@
+//! The multi-pass analysis of a slice (a mapped file or a buffer).
+//!
+//! Pass 1 surveys the heaps and, when every heap fits in one window,
+//! computes the whole nim-sum at once. Otherwise one pass per window
+//! computes the nim-sum from the most significant window down. When the
+//! first non-zero window shows the msb, a pass counts the heaps holding it
+//! and finds the first; from then on each window also yields the move's
+//! target (x ⊕ g) and feeds the removed amount's bit length, so the
+//! nim-sum and the target stream out to their files top-down and no
+//! window is ever held twice.
+
+use super::rules::{self, MovePlan, Player};
+use super::survey::{HeapPos, Survey};
+use super::values::{
+    heap_value_report, subtract_low_limbs, value_from_limbs, BitsFile, RemoveLength, TopDownValue,
+};
+use super::{Facts, Options};
+use crate::error::{Error, ParseError};
+use crate::input::{line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner};
+use crate::nimsum::{GrowingAccumulator, WindowAccumulator};
+use crate::report::{Move, Value};
+
+/// The state of one analysis of one slice.
+pub struct SliceRun<'d, 'o> {
+    data: &'d [u8],
+    format: Format,
+    name: &'o str,
+    options: &'o Options,
+    passes: u64,
+    bytes_scanned: u64,
+}
+
+/// The move's heap, once found, and what streams out of it.
+struct XorMove<'d> {
+    pos: HeapPos,
+    holders: u64,
+    x: HeapValue<'d>,
+    target: TopDownValue,
+    remove: RemoveLength,
+}
+
+impl<'d, 'o> SliceRun<'d, 'o> {
+    /// Prepares to analyze `data` in `format`; `name` is used in errors.
+    pub fn new(data: &'d [u8], format: Format, name: &'o str, options: &'o Options) -> Self {
+        SliceRun {
+            data,
+            format,
+            name,
+            options,
+            passes: 0,
+            bytes_scanned: 0,
+        }
+    }
+
+    /// Runs the whole analysis.
+    pub fn run(mut self) -> Result<Facts, Error> {
+        let window_limbs = self.options.memory.window_limbs(self.data.len() as u64);
+        let (survey, whole) = self.survey(window_limbs)?;
+        let counts = survey.counts();
+        let winner_needs_nim_sum = !(self.options.rule == rules::Rule::Misere && counts.big <= 1);
+        let skip_windows = self.options.decide && !winner_needs_nim_sum;
+
+        let nim_sum_file = match (&self.options.nim_sum_out, skip_windows) {
+            (Some(path), false) => Some(BitsFile::create(path)?),
+            _ => None,
+        };
+        let capture = self.options.inline_bits.min(survey.max_bit_length);
+        let mut nim_sum = TopDownValue::new(capture, nim_sum_file);
+        let mut msb = None;
+        let mut xor_move = None;
+        let mut complete = !skip_windows;
+
+        if !skip_windows {
+            let max_limbs = survey.max_bit_length.div_ceil(64);
+            let windows = max_limbs.div_ceil(window_limbs);
+            let mut whole = whole;
+            for k in (0..windows).rev() {
+                let first = k * window_limbs;
+                let len = window_limbs.min(max_limbs - first) as usize;
+                let window = match whole.take() {
+                    Some(window) => window,
+                    None => self.window_pass(first, len)?,
+                };
+                if msb.is_none() {
+                    if let Some(top) = window.highest_bit() {
+                        msb = Some(top);
+                        let early_exit = self.options.decide
+                            && windows > 1
+                            && self.options.nim_sum_out.is_none();
+                        if early_exit {
+                            complete = false;
+                            break;
+                        }
+                        let wants_xor_move =
+                            rules::move_plan(self.options.rule, counts, true) == MovePlan::XorMsb;
+                        if wants_xor_move && !self.options.decide {
+                            xor_move = Some(self.start_xor_move(top, &window, capture)?);
+                        }
+                    }
+                }
+                for (j, &limb) in window.limbs().iter().enumerate().rev() {
+                    nim_sum.push(first + j as u64, limb)?;
+                }
+                if let Some(m) = &mut xor_move {
+                    m.absorb(&window)?;
+                }
+            }
+        }
+
+        let winner = rules::winner(self.options.rule, counts, msb.is_some());
+        let nim_sum = if complete {
+            Some(nim_sum.finish(self.options.inline_bits)?)
+        } else {
+            None
+        };
+        let (winning_moves, winning_move) = if self.options.decide {
+            (Some(0).filter(|_| winner == Player::Second), None)
+        } else {
+            self.choose_move(&survey, msb.is_some(), xor_move)?
+        };
+        Ok(Facts {
+            survey,
+            nim_sum,
+            msb,
+            winner,
+            winning_moves,
+            winning_move,
+            passes: self.passes,
+            bytes_scanned: self.bytes_scanned,
+        })
+    }
+
+    /// Pass 1: counts, the longest heap, and the whole nim-sum if it fits
+    /// in one window.
+    fn survey(&mut self, window_limbs: u64) -> Result<(Survey, Option<WindowAccumulator>), Error> {
+        let mut survey = Survey::default();
+        let mut nim_sum = GrowingAccumulator::new(window_limbs);
+        self.for_each_heap(|index, heap| {
+            survey.record(index, heap);
+            nim_sum.xor(&heap.value);
+        })?;
+        Ok((survey, nim_sum.finish()))
+    }
+
+    /// One pass computing the nim-sum's limbs `first .. first + len`.
+    fn window_pass(&mut self, first: u64, len: usize) -> Result<WindowAccumulator, Error> {
+        let mut window = WindowAccumulator::new(first, len);
+        self.for_each_heap(|_, heap| window.xor(&heap.value))?;
+        Ok(window)
+    }
+
+    /// A pass that counts the heaps whose bit `msb` is set and finds the
+    /// first; then the target's limbs above `window` stream out from it.
+    fn start_xor_move(
+        &mut self,
+        msb: u64,
+        window: &WindowAccumulator,
+        capture: u64,
+    ) -> Result<XorMove<'d>, Error> {
+        let mut holders = 0;
+        let mut first = None;
+        self.for_each_heap(|index, heap| {
+            if heap.value.bit(msb) {
+                holders += 1;
+                first.get_or_insert(HeapPos {
+                    index,
+                    offset: heap.offset,
+                });
+            }
+        })?;
+        let pos = first.expect("the msb of the nim-sum is set in some heap");
+        let x = self.heap_at(pos.offset)?.value;
+        let file = match &self.options.move_out {
+            Some(path) => Some(BitsFile::create(path)?),
+            None => None,
+        };
+        let mut target = TopDownValue::new(capture, file);
+        let above = window.first_limb() + window.limbs().len() as u64;
+        for index in (above..x.bit_length().div_ceil(64)).rev() {
+            target.push(index, x.limb(index))?;
+        }
+        Ok(XorMove {
+            pos,
+            holders,
+            x,
+            target,
+            remove: RemoveLength::default(),
+        })
+    }
+
+    /// The deterministic winning move of SPEC section 1, and how many heaps
+    /// admit one.
+    fn choose_move(
+        &mut self,
+        survey: &Survey,
+        nim_sum_nonzero: bool,
+        xor_move: Option<XorMove<'d>>,
+    ) -> Result<(Option<u64>, Option<Move>), Error> {
+        let counts = survey.counts();
+        let plan = rules::move_plan(self.options.rule, counts, nim_sum_nonzero);
+        let holders = xor_move.as_ref().map_or(0, |m| m.holders);
+        let winning_moves = rules::winning_moves(plan, counts, holders);
+        let found = match plan {
+            MovePlan::None => None,
+            MovePlan::XorMsb => {
+                let m = xor_move.expect("a non-zero nim-sum window starts the move");
+                Some(self.finish_xor_move(m)?)
+            }
+            MovePlan::SingleBig { target } => {
+                let pos = survey.first_big.expect("one heap is big");
+                Some(self.small_target_move(pos, target)?)
+            }
+            MovePlan::TakeOne => {
+                let pos = survey.first_one.expect("some heap is 1");
+                Some(self.small_target_move(pos, 0)?)
+            }
+        };
+        Ok((Some(winning_moves), found))
+    }
+
+    fn finish_xor_move(&mut self, m: XorMove<'d>) -> Result<Move, Error> {
+        let inline = self.options.inline_bits;
+        let remove_bits = m.remove.finish();
+        let remove = if remove_bits <= inline {
+            let used = remove_bits.div_ceil(64);
+            let x_low: Vec<u64> = (0..used).map(|i| m.x.limb(i)).collect();
+            let difference = subtract_low_limbs(&x_low, m.target.low_limbs());
+            value_from_limbs(remove_bits, &difference, inline)
+        } else {
+            value_from_limbs(remove_bits, &[], inline)
+        };
+        let from = heap_value_report(&m.x, inline);
+        let to = m.target.finish(inline)?;
+        Ok(self.describe_move(m.pos, from, to, remove))
+    }
+
+    /// A misère move leaving 0 or 1 on the heap at `pos`.
+    fn small_target_move(&mut self, pos: HeapPos, target: u64) -> Result<Move, Error> {
+        let inline = self.options.inline_bits;
+        let x = self.heap_at(pos.offset)?.value;
+        if let Some(path) = &self.options.move_out {
+            let mut file = BitsFile::create(path)?;
+            file.push(target)?;
+            file.finish()?;
+        }
+        let from = heap_value_report(&x, inline);
+        let to = value_from_limbs(64 - u64::from(target.leading_zeros()), &[target], inline);
+        let remove = subtract_small(&x, target, inline);
+        Ok(self.describe_move(pos, from, to, remove))
+    }
+
+    fn describe_move(&self, pos: HeapPos, from: Value, to: Value, remove: Value) -> Move {
+        let line = self
+            .format
+            .is_text()
+            .then(|| line_and_column(self.data, pos.offset as usize).0);
+        Move {
+            heap: pos.index,
+            offset: pos.offset,
+            line,
+            from,
+            to,
+            remove,
+        }
+    }
+
+    /// Visits every heap in order, counting a pass and its bytes.
+    fn for_each_heap(&mut self, mut visit: impl FnMut(u64, &Heap<'d>)) -> Result<u64, Error> {
+        self.passes += 1;
+        let mut scanner = Scanner::new(self.format, self.data, 0);
+        let mut index = 0;
+        while let Some(heap) = scanner.next_heap().map_err(|e| self.input_error(e))? {
+            visit(index, &heap);
+            index += 1;
+        }
+        self.bytes_scanned += self.data.len() as u64;
+        Ok(index)
+    }
+
+    /// Reads the one heap that starts at `offset` (already validated).
+    fn heap_at(&mut self, offset: u64) -> Result<Heap<'d>, Error> {
+        let start = offset as usize;
+        let mut scanner = Scanner::new(self.format, &self.data[start..], offset);
+        let heap = scanner.next_heap().map_err(|e| self.input_error(e))?;
+        Ok(heap.expect("a heap was found at this offset before"))
+    }
+
+    fn input_error(&self, error: ParseError) -> Error {
+        let line_col = self
+            .format
+            .is_text()
+            .then(|| line_and_column(self.data, error.offset as usize));
+        Error::Input {
+            path: self.name.to_string(),
+            offset: error.offset,
+            line_col,
+            message: error.message,
+        }
+    }
+}
+
+impl XorMove<'_> {
+    /// Takes one nim-sum window (top-down order): the target's limbs there
+    /// are g ⊕ x.
+    fn absorb(&mut self, window: &WindowAccumulator) -> Result<(), Error> {
+        for (j, &g) in window.limbs().iter().enumerate().rev() {
+            let index = window.first_limb() + j as u64;
+            let x = self.x.limb(index);
+            self.remove.feed(index, g, x);
+            self.target.push(index, g ^ x)?;
+        }
+        Ok(())
+    }
+}
+
+/// `x − s` for s ∈ {0, 1} (x ≥ s), reported.
+pub fn subtract_small(x: &HeapValue<'_>, s: u64, inline_bits: u64) -> Value {
+    let x_bits = x.bit_length();
+    let power_of_two = x_bits > 0
+        && (0..x_bits.div_ceil(64))
+            .map(|i| x.limb(i).count_ones())
+            .sum::<u32>()
+            == 1;
+    let bit_length = if s == 1 && power_of_two {
+        x_bits - 1
+    } else {
+        x_bits
+    };
+    if bit_length > inline_bits {
+        return value_from_limbs(bit_length, &[], inline_bits);
+    }
+    let difference = subtract_low_limbs(&x.to_limbs(), &[s]);
+    value_from_limbs(bit_length, &difference, inline_bits)
+}

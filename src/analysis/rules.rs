@@ -1,0 +1,169 @@
+//! The rules of SPEC section 1: who wins and which move wins, given the
+//! survey counts and whether the nim-sum is zero.
+//!
+//! Nothing here touches heap values: the accumulator computes the nim-sum and
+//! the passes find heaps; this module only decides what to look for.
+
+use std::fmt;
+
+/// The play convention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rule {
+    /// The player who cannot move loses.
+    Normal,
+    /// The player who cannot move wins.
+    Misere,
+}
+
+impl Rule {
+    /// Parses `normal`, `misere` or `misère` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Rule> {
+        match name.to_lowercase().as_str() {
+            "normal" => Some(Rule::Normal),
+            "misere" | "misère" => Some(Rule::Misere),
+            _ => None,
+        }
+    }
+
+    /// The ASCII name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Normal => "normal",
+            Rule::Misere => "misere",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which player wins with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// The player to move.
+    First,
+    /// The other player.
+    Second,
+}
+
+/// The heap counts that, with the nim-sum, decide the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Heaps equal to 1.
+    pub ones: u64,
+    /// Heaps of size 2 or more.
+    pub big: u64,
+}
+
+/// Which heap the winning move is played on, and how its target is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MovePlan {
+    /// No winning move: the position is lost, or no heap is non-zero.
+    None,
+    /// The lowest-index heap whose bit `msb` is set goes to `x ⊕ g`.
+    XorMsb,
+    /// Misère with one heap ≥ 2: that heap goes to `target` (0 or 1), leaving
+    /// an odd number of 1-heaps.
+    SingleBig {
+        /// The value left on the big heap.
+        target: u64,
+    },
+    /// Misère with only 1-heaps, an even number of them: empty the first one.
+    TakeOne,
+}
+
+/// The winner under `rule`, from the counts and whether the nim-sum is non-zero.
+pub fn winner(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> Player {
+    let first_wins = match rule {
+        Rule::Normal => nim_sum_nonzero,
+        Rule::Misere if counts.big == 0 => counts.ones % 2 == 0,
+        Rule::Misere => nim_sum_nonzero,
+    };
+    if first_wins {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
+/// The deterministic winning move of SPEC section 1.
+pub fn move_plan(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> MovePlan {
+    match (rule, counts.big) {
+        (Rule::Normal, _) | (Rule::Misere, 2..) if nim_sum_nonzero => MovePlan::XorMsb,
+        (Rule::Normal, _) | (Rule::Misere, 2..) => MovePlan::None,
+        // The other heaps are all 0 or 1; zero heaps must not count.
+        (Rule::Misere, 1) => MovePlan::SingleBig {
+            target: u64::from(counts.ones % 2 == 0),
+        },
+        (Rule::Misere, 0) if counts.ones > 0 && counts.ones % 2 == 0 => MovePlan::TakeOne,
+        (Rule::Misere, 0) => MovePlan::None,
+    }
+}
+
+/// How many heaps admit a winning move; `msb_holders` is the number of heaps
+/// whose bit `msb` is set (only consulted for [`MovePlan::XorMsb`]).
+pub fn winning_moves(plan: MovePlan, counts: Counts, msb_holders: u64) -> u64 {
+    match plan {
+        MovePlan::None => 0,
+        MovePlan::XorMsb => msb_holders,
+        MovePlan::SingleBig { .. } => 1,
+        MovePlan::TakeOne => counts.ones,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(ones: u64, big: u64) -> Counts {
+        Counts { ones, big }
+    }
+
+    #[test]
+    fn normal_play_follows_bouton() {
+        assert_eq!(winner(Rule::Normal, counts(0, 3), true), Player::First);
+        assert_eq!(winner(Rule::Normal, counts(0, 0), false), Player::Second);
+        assert_eq!(move_plan(Rule::Normal, counts(2, 0), false), MovePlan::None);
+        assert_eq!(
+            move_plan(Rule::Normal, counts(1, 0), true),
+            MovePlan::XorMsb
+        );
+    }
+
+    #[test]
+    fn misere_without_big_heaps_counts_ones() {
+        assert_eq!(winner(Rule::Misere, counts(0, 0), false), Player::First);
+        assert_eq!(winner(Rule::Misere, counts(3, 0), true), Player::Second);
+        assert_eq!(move_plan(Rule::Misere, counts(0, 0), false), MovePlan::None);
+        assert_eq!(
+            move_plan(Rule::Misere, counts(4, 0), false),
+            MovePlan::TakeOne
+        );
+        assert_eq!(winning_moves(MovePlan::TakeOne, counts(4, 0), 0), 4);
+    }
+
+    #[test]
+    fn misere_single_big_heap_leaves_odd_ones() {
+        assert_eq!(
+            move_plan(Rule::Misere, counts(2, 1), true),
+            MovePlan::SingleBig { target: 1 }
+        );
+        assert_eq!(
+            move_plan(Rule::Misere, counts(1, 1), true),
+            MovePlan::SingleBig { target: 0 }
+        );
+    }
+
+    #[test]
+    fn rule_names_accept_the_accent() {
+        assert_eq!(Rule::from_name("misère"), Some(Rule::Misere));
+        assert_eq!(Rule::from_name("MISERE"), Some(Rule::Misere));
+        assert_eq!(Rule::from_name("normal"), Some(Rule::Normal));
+        assert_eq!(Rule::from_name("other"), None);
+    }
+}

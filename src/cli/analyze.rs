@@ -1,0 +1,86 @@
+//! `nimstream analyze FILE`: the main job.
+
+use crate::analysis::{analyze_path, MemoryBudget, Options};
+use crate::error::Error;
+use crate::report::human;
+use crate::{Format, Rule};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Options of `analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The instance to analyze (`-` for standard input).
+    pub file: PathBuf,
+    /// Input format: auto, bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
+    #[arg(short, long, default_value = "auto", value_parser = parse_format_choice)]
+    pub format: FormatChoice,
+    /// Play convention: normal or misere.
+    #[arg(short, long, default_value = "normal", value_parser = super::parse_rule)]
+    pub rule: Rule,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Working-memory budget for the nim-sum: bytes (KiB, MiB, GiB suffixes), at least 64, or `log`.
+    #[arg(long, default_value = "1GiB", value_parser = parse_memory)]
+    pub memory: MemoryBudget,
+    /// Stop as soon as the winner is known.
+    #[arg(long)]
+    pub decide: bool,
+    /// Values up to this many bits are written into the report.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    pub inline_bits: u64,
+    /// Write the whole nim-sum to FILE as bits text.
+    #[arg(long, value_name = "FILE")]
+    pub nim_sum_out: Option<PathBuf>,
+    /// Write the move's target value to FILE as bits text.
+    #[arg(long, value_name = "FILE")]
+    pub move_out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+}
+
+/// `--format`: a format, or detection.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatChoice(pub Option<Format>);
+
+fn parse_format_choice(text: &str) -> Result<FormatChoice, String> {
+    if text.eq_ignore_ascii_case("auto") {
+        return Ok(FormatChoice(None));
+    }
+    super::parse_format(text).map(|f| FormatChoice(Some(f)))
+}
+
+fn parse_memory(text: &str) -> Result<MemoryBudget, String> {
+    text.parse()
+}
+
+/// Runs `analyze` and prints the report.
+pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    let options = Options {
+        format: args.format.0,
+        rule: args.rule,
+        memory: args.memory,
+        decide: args.decide,
+        inline_bits: args.inline_bits,
+        nim_sum_out: args.nim_sum_out,
+        move_out: args.move_out,
+        threads,
+    };
+    let report = analyze_path(&args.file, &options)?;
+    let text = if args.json {
+        report.to_json() + "\n"
+    } else {
+        human::render(&report)
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))
+}

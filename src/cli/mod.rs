@@ -1,0 +1,54 @@
+//! The command line: clap definitions and the glue to the library, one file
+//! per command. Nothing here computes; it parses, calls, and prints.
+
+mod analyze;
+
+use crate::error::Error;
+use clap::{Parser, Subcommand};
+
+/// Decide and solve Nim on instances of any size, streaming, in bounded memory.
+#[derive(Debug, Parser)]
+#[command(name = "nimstream", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Analyze an instance: who wins, the nim-sum, and a winning move.
+    Analyze(analyze::AnalyzeArgs),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<(), Error> {
+    match cli.command {
+        Command::Analyze(args) => analyze::run(args),
+    }
+}
+
+/// Parses a format name for `--format`, `--from`, `--to`.
+pub fn parse_format(text: &str) -> Result<crate::Format, String> {
+    crate::Format::from_name(text).ok_or_else(|| {
+        format!("unknown format '{text}': expected bits, hex, dec, unary, u8, u16le, u32le, u64le or nimb")
+    })
+}
+
+/// Parses `--rule`.
+pub fn parse_rule(text: &str) -> Result<crate::Rule, String> {
+    crate::Rule::from_name(text)
+        .ok_or_else(|| format!("unknown rule '{text}': expected normal or misere"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

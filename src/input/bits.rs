@@ -1,0 +1,81 @@
+//! `bits`: whitespace-separated tokens of ASCII `0`/`1`, most significant
+//! bit first.
+
+use super::token::{scan_digits, skip_space, strip_leading_zeros};
+use super::{Heap, HeapScanner, HeapValue};
+use crate::error::ParseError;
+
+/// Yields the tokens of a `bits` slice.
+pub struct BitsScanner<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u64,
+}
+
+impl<'a> BitsScanner<'a> {
+    /// A scanner over `data`, whose first byte is at absolute offset `base`.
+    pub fn new(data: &'a [u8], base: u64) -> Self {
+        BitsScanner { data, pos: 0, base }
+    }
+}
+
+impl<'a> HeapScanner<'a> for BitsScanner<'a> {
+    fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
+        let start = skip_space(self.data, self.pos);
+        if start == self.data.len() {
+            self.pos = start;
+            return Ok(None);
+        }
+        let end = scan_digits(
+            self.data,
+            start,
+            self.base,
+            |b| b == b'0' || b == b'1',
+            "a binary digit ('0' or '1') or whitespace",
+        )?;
+        self.pos = end;
+        Ok(Some(Heap {
+            offset: self.base + start as u64,
+            value: HeapValue::Binary(strip_leading_zeros(&self.data[start..end])),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heaps(data: &[u8]) -> Result<Vec<(u64, Vec<u8>)>, ParseError> {
+        let mut scanner = BitsScanner::new(data, 0);
+        let mut out = Vec::new();
+        while let Some(heap) = scanner.next_heap()? {
+            let HeapValue::Binary(digits) = heap.value else {
+                unreachable!("bits yields binary digits")
+            };
+            out.push((heap.offset, digits.to_vec()));
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn tokens_keep_their_offsets_and_lose_leading_zeros() {
+        let found = heaps(b" 011\t0\r\n1 ").unwrap();
+        assert_eq!(
+            found,
+            vec![(1, b"11".to_vec()), (5, b"".to_vec()), (8, b"1".to_vec())]
+        );
+    }
+
+    #[test]
+    fn empty_and_blank_inputs_have_no_heaps() {
+        assert!(heaps(b"").unwrap().is_empty());
+        assert!(heaps(b" \n\r\t").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_bad_byte_is_reported_where_it_is() {
+        assert_eq!(heaps(b"01 102").unwrap_err().offset, 5);
+        assert_eq!(heaps(b"1\x0c1").unwrap_err().offset, 1);
+        assert_eq!(heaps(b"x").unwrap_err().offset, 0);
+    }
+}

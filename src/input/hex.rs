@@ -1,0 +1,104 @@
+//! `hex`: whitespace-separated tokens of hex digits (either case), with an
+//! optional `0x`/`0X` prefix, most significant digit first.
+
+use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
+use super::{Heap, HeapScanner, HeapValue};
+use crate::error::ParseError;
+
+/// Yields the tokens of a `hex` slice.
+pub struct HexScanner<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u64,
+}
+
+impl<'a> HexScanner<'a> {
+    /// A scanner over `data`, whose first byte is at absolute offset `base`.
+    pub fn new(data: &'a [u8], base: u64) -> Self {
+        HexScanner { data, pos: 0, base }
+    }
+
+    /// The index just past a `0x`/`0X` prefix at `start`, or `start`.
+    fn skip_prefix(&self, start: usize) -> Result<usize, ParseError> {
+        let has_prefix =
+            self.data[start] == b'0' && matches!(self.data.get(start + 1), Some(b'x' | b'X'));
+        if !has_prefix {
+            return Ok(start);
+        }
+        let digits = start + 2;
+        match self.data.get(digits) {
+            Some(&b) if b.is_ascii_hexdigit() => Ok(digits),
+            Some(&b) if !is_space(b) => Err(ParseError::unexpected(
+                self.base + digits as u64,
+                b,
+                "a hex digit after the 0x prefix",
+            )),
+            _ => Err(ParseError::new(
+                self.base + digits as u64,
+                "expected a hex digit after the 0x prefix, found none",
+            )),
+        }
+    }
+}
+
+impl<'a> HeapScanner<'a> for HexScanner<'a> {
+    fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
+        let start = skip_space(self.data, self.pos);
+        if start == self.data.len() {
+            self.pos = start;
+            return Ok(None);
+        }
+        let digits = self.skip_prefix(start)?;
+        let end = scan_digits(
+            self.data,
+            digits,
+            self.base,
+            |b| b.is_ascii_hexdigit(),
+            "a hex digit (0-9, a-f, A-F) or whitespace",
+        )?;
+        self.pos = end;
+        Ok(Some(Heap {
+            offset: self.base + start as u64,
+            value: HeapValue::Hex(strip_leading_zeros(&self.data[digits..end])),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(data: &[u8]) -> Result<Vec<(u64, Vec<u8>)>, ParseError> {
+        let mut scanner = HexScanner::new(data, 0);
+        let mut out = Vec::new();
+        while let Some(heap) = scanner.next_heap()? {
+            let HeapValue::Hex(digits) = heap.value else {
+                unreachable!("hex yields hex digits")
+            };
+            out.push((heap.offset, digits.to_vec()));
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn prefixes_are_optional_and_offsets_point_at_the_zero() {
+        let found = scan(b"0x1F 00a\n0X0").unwrap();
+        assert_eq!(
+            found,
+            vec![(0, b"1F".to_vec()), (5, b"a".to_vec()), (9, b"".to_vec())]
+        );
+    }
+
+    #[test]
+    fn a_bare_prefix_fails_at_the_byte_after_it() {
+        assert_eq!(scan(b"0x").unwrap_err().offset, 2);
+        assert_eq!(scan(b"1 0x 2").unwrap_err().offset, 4);
+        assert_eq!(scan(b"0xg").unwrap_err().offset, 2);
+    }
+
+    #[test]
+    fn a_prefix_inside_a_token_is_a_bad_byte() {
+        assert_eq!(scan(b"00x1").unwrap_err().offset, 2);
+        assert_eq!(scan(b"0x0x1").unwrap_err().offset, 3);
+    }
+}

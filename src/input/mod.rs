@@ -1,0 +1,247 @@
+//! Reading instances: one module per format, each a [`HeapScanner`] that
+//! yields the heaps of a byte slice in file order.
+//!
+//! A scanner never copies a heap: it hands out a [`HeapValue`] that borrows
+//! the digits from the input, validated, with leading zeros stripped. The
+//! value can then give any 64-bit limb of the heap, so the accumulator can
+//! XOR any window of bit positions without converting the whole heap (the
+//! one exception is a decimal token of more than 38 digits, which is
+//! converted to binary limbs once, through num-bigint).
+//!
+//! Where the bytes come from (a memory map, a buffer, a pipe) is decided in
+//! [`source`]; the scanners only see slices.
+
+mod bits;
+mod dec;
+mod format;
+mod hex;
+mod nimb;
+mod raw;
+pub mod source;
+mod token;
+mod unary;
+
+pub use format::{Format, NIMB_HEADER};
+
+use crate::error::ParseError;
+use crate::nimsum::limbs;
+
+/// One heap as it was found in the input.
+#[derive(Clone, Debug)]
+pub struct Heap<'a> {
+    /// Absolute 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// The heap's value, borrowing from the input where it can.
+    pub value: HeapValue<'a>,
+}
+
+/// A heap's value in the encoding it was read in, normalised so that the
+/// most significant digit (or limb, or byte) is non-zero.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapValue<'a> {
+    /// A value that fits in 128 bits (raw arrays, unary, short decimals).
+    Word(u128),
+    /// ASCII `0`/`1`, most significant first, no leading `0`.
+    Binary(&'a [u8]),
+    /// ASCII hex digits of either case, most significant first, no leading `0`.
+    Hex(&'a [u8]),
+    /// A little-endian magnitude without high zero bytes.
+    LeBytes(&'a [u8]),
+    /// Little-endian 64-bit limbs without high zero limbs (long decimals).
+    Limbs(Vec<u64>),
+}
+
+impl HeapValue<'_> {
+    /// The number of bits in the value (0 for zero).
+    pub fn bit_length(&self) -> u64 {
+        match self {
+            HeapValue::Word(w) => u64::from(128 - w.leading_zeros()),
+            HeapValue::Binary(digits) => digits.len() as u64,
+            HeapValue::Hex(digits) => match digits.first() {
+                None => 0,
+                Some(&top) => 4 * (digits.len() as u64 - 1) + nibble_bits(top),
+            },
+            HeapValue::LeBytes(bytes) => match bytes.last() {
+                None => 0,
+                Some(&top) => 8 * (bytes.len() as u64 - 1) + u64::from(8 - top.leading_zeros()),
+            },
+            HeapValue::Limbs(limbs) => match limbs.last() {
+                None => 0,
+                Some(&top) => 64 * (limbs.len() as u64 - 1) + u64::from(64 - top.leading_zeros()),
+            },
+        }
+    }
+
+    /// True for the value 1.
+    pub fn is_one(&self) -> bool {
+        self.bit_length() == 1
+    }
+
+    /// Limb `index` (bits `64·index .. 64·index + 64`) of the value.
+    pub fn limb(&self, index: u64) -> u64 {
+        match self {
+            HeapValue::Word(w) => match index {
+                0 => *w as u64,
+                1 => (*w >> 64) as u64,
+                _ => 0,
+            },
+            HeapValue::Binary(digits) => limbs::binary_limb(digits, index),
+            HeapValue::Hex(digits) => limbs::hex_limb(digits, index),
+            HeapValue::LeBytes(bytes) => limbs::le_bytes_limb(bytes, index),
+            HeapValue::Limbs(limbs) => usize::try_from(index)
+                .ok()
+                .and_then(|i| limbs.get(i).copied())
+                .unwrap_or(0),
+        }
+    }
+
+    /// Bit `position` of the value.
+    pub fn bit(&self, position: u64) -> bool {
+        self.limb(position / 64) >> (position % 64) & 1 == 1
+    }
+
+    /// XORs limbs `first_limb ..` of the value into `window`, one per slot.
+    pub fn xor_window(&self, first_limb: u64, window: &mut [u64]) {
+        let limb_count = self.bit_length().div_ceil(64);
+        if first_limb >= limb_count {
+            return;
+        }
+        let span = (limb_count - first_limb).min(window.len() as u64) as usize;
+        match self {
+            HeapValue::Binary(digits) => limbs::xor_binary(digits, first_limb, &mut window[..span]),
+            HeapValue::LeBytes(bytes) => {
+                limbs::xor_le_bytes(bytes, first_limb, &mut window[..span])
+            }
+            _ => {
+                for (slot, index) in window[..span].iter_mut().zip(first_limb..) {
+                    *slot ^= self.limb(index);
+                }
+            }
+        }
+    }
+
+    /// The value as an owned copy of its limbs (for small heaps kept aside).
+    pub fn to_limbs(&self) -> Vec<u64> {
+        let mut out = vec![0; self.bit_length().div_ceil(64) as usize];
+        self.xor_window(0, &mut out);
+        out
+    }
+}
+
+/// Bits in the value of one hex digit character (its bit length).
+fn nibble_bits(digit: u8) -> u64 {
+    u64::from(8 - limbs::hex_digit_value(digit).leading_zeros())
+}
+
+/// A format's reader over one slice: yields the heaps in order.
+pub trait HeapScanner<'a> {
+    /// The next heap, `None` at the end of the slice, or the first bad byte.
+    fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError>;
+}
+
+/// The scanner for any format, dispatching once per heap.
+pub enum Scanner<'a> {
+    /// `bits` tokens.
+    Bits(bits::BitsScanner<'a>),
+    /// `hex` tokens.
+    Hex(hex::HexScanner<'a>),
+    /// `dec` tokens.
+    Dec(dec::DecScanner<'a>),
+    /// `unary` lines.
+    Unary(unary::UnaryScanner<'a>),
+    /// Raw little-endian arrays.
+    Raw(raw::RawScanner<'a>),
+    /// `nimb` records.
+    Nimb(nimb::NimbScanner<'a>),
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner over `data`, whose first byte is at absolute offset `base`.
+    /// A `nimb` slice starting at offset 0 begins with the header.
+    pub fn new(format: Format, data: &'a [u8], base: u64) -> Scanner<'a> {
+        match format {
+            Format::Bits => Scanner::Bits(bits::BitsScanner::new(data, base)),
+            Format::Hex => Scanner::Hex(hex::HexScanner::new(data, base)),
+            Format::Dec => Scanner::Dec(dec::DecScanner::new(data, base)),
+            Format::Unary => Scanner::Unary(unary::UnaryScanner::new(data, base)),
+            Format::Nimb => Scanner::Nimb(nimb::NimbScanner::new(data, base)),
+            raw => Scanner::Raw(raw::RawScanner::new(
+                data,
+                base,
+                raw.raw_width()
+                    .expect("the remaining formats are raw arrays"),
+            )),
+        }
+    }
+}
+
+impl<'a> HeapScanner<'a> for Scanner<'a> {
+    fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
+        match self {
+            Scanner::Bits(s) => s.next_heap(),
+            Scanner::Hex(s) => s.next_heap(),
+            Scanner::Dec(s) => s.next_heap(),
+            Scanner::Unary(s) => s.next_heap(),
+            Scanner::Raw(s) => s.next_heap(),
+            Scanner::Nimb(s) => s.next_heap(),
+        }
+    }
+}
+
+/// The length of the longest prefix of `buffer` that ends on a heap boundary,
+/// so that a stream can be parsed in chunks (`at_start`: the buffer begins
+/// the input). The rest is kept for the next read.
+pub fn complete_prefix(format: Format, buffer: &[u8], at_start: bool) -> usize {
+    match format {
+        Format::Bits | Format::Hex | Format::Dec => token::complete_prefix(buffer),
+        Format::Unary => memchr::memrchr(b'\n', buffer).map_or(0, |lf| lf + 1),
+        Format::Nimb => nimb::complete_prefix(buffer, at_start),
+        raw => {
+            let width = raw.raw_width().expect("raw array format");
+            buffer.len() - buffer.len() % width
+        }
+    }
+}
+
+/// The 1-based line and column of `offset` in `data` (lines end at LF).
+pub fn line_and_column(data: &[u8], offset: usize) -> (u64, u64) {
+    let before = &data[..offset.min(data.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() as u64 + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |lf| lf + 1);
+    (line, (offset - line_start) as u64 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_lengths_of_every_encoding_agree() {
+        assert_eq!(HeapValue::Word(5).bit_length(), 3);
+        assert_eq!(HeapValue::Binary(b"101").bit_length(), 3);
+        assert_eq!(HeapValue::Hex(b"5").bit_length(), 3);
+        assert_eq!(HeapValue::Hex(b"1f").bit_length(), 5);
+        assert_eq!(HeapValue::LeBytes(&[0xff, 0x01]).bit_length(), 9);
+        assert_eq!(HeapValue::Limbs(vec![0, 1]).bit_length(), 65);
+        assert_eq!(HeapValue::Binary(b"").bit_length(), 0);
+    }
+
+    #[test]
+    fn line_and_column_count_bytes_after_the_last_lf() {
+        let data = b"01\n10 x\n";
+        assert_eq!(line_and_column(data, 0), (1, 1));
+        assert_eq!(line_and_column(data, 6), (2, 4));
+        assert_eq!(line_and_column(data, 8), (3, 1));
+    }
+
+    #[test]
+    fn windows_of_a_word_split_at_limb_boundaries() {
+        let value = HeapValue::Word((3u128 << 64) | 7);
+        let mut window = [0u64; 2];
+        value.xor_window(0, &mut window);
+        assert_eq!(window, [7, 3]);
+        let mut high = [0u64; 1];
+        value.xor_window(1, &mut high);
+        assert_eq!(high, [3]);
+    }
+}

@@ -1,0 +1,97 @@
+//! `unary`: one heap per line, its value the number of `1` bytes on it.
+//!
+//! Lines end in LF; a CR right before the LF is ignored, a CR anywhere else
+//! is an error. An empty line is a heap of 0; a last line without LF counts
+//! when it is not empty.
+
+use super::{Heap, HeapScanner, HeapValue};
+use crate::error::ParseError;
+
+/// Yields the lines of a `unary` slice.
+pub struct UnaryScanner<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u64,
+}
+
+impl<'a> UnaryScanner<'a> {
+    /// A scanner over `data`, whose first byte is at absolute offset `base`.
+    pub fn new(data: &'a [u8], base: u64) -> Self {
+        UnaryScanner { data, pos: 0, base }
+    }
+
+    /// The number of `1`s on the line `start..end` (`end` at its LF or at
+    /// the end of the data), or the first byte that does not belong.
+    fn count_ones(&self, start: usize, end: usize, has_lf: bool) -> Result<u64, ParseError> {
+        let line = &self.data[start..end];
+        let ones = match line.iter().position(|&b| b != b'1') {
+            None => line.len(),
+            Some(bad) if bad + 1 == line.len() && line[bad] == b'\r' && has_lf => bad,
+            Some(bad) => {
+                let offset = self.base + (start + bad) as u64;
+                let found = line[bad];
+                return Err(if found == b'\r' {
+                    ParseError::new(
+                        offset,
+                        "found a carriage return (0x0d) not followed by a line feed; \
+                         expected '1' or the end of the line",
+                    )
+                } else {
+                    ParseError::unexpected(offset, found, "'1' or the end of the line")
+                });
+            }
+        };
+        Ok(ones as u64)
+    }
+}
+
+impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
+    fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
+        let start = self.pos;
+        if start == self.data.len() {
+            return Ok(None);
+        }
+        let lf = memchr::memchr(b'\n', &self.data[start..]).map(|i| start + i);
+        let end = lf.unwrap_or(self.data.len());
+        let ones = self.count_ones(start, end, lf.is_some())?;
+        self.pos = lf.map_or(end, |lf| lf + 1);
+        Ok(Some(Heap {
+            offset: self.base + start as u64,
+            value: HeapValue::Word(u128::from(ones)),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(data: &[u8]) -> Result<Vec<u128>, ParseError> {
+        let mut scanner = UnaryScanner::new(data, 0);
+        let mut out = Vec::new();
+        while let Some(heap) = scanner.next_heap()? {
+            let HeapValue::Word(w) = heap.value else {
+                unreachable!("unary yields words")
+            };
+            out.push(w);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn the_spec_examples() {
+        assert_eq!(values(b"").unwrap(), Vec::<u128>::new());
+        assert_eq!(values(b"\n").unwrap(), vec![0]);
+        assert_eq!(values(b"11\n1").unwrap(), vec![2, 1]);
+        assert_eq!(values(b"111\n\n1\n").unwrap(), vec![3, 0, 1]);
+        assert_eq!(values(b"11\r\n\r\n").unwrap(), vec![2, 0]);
+    }
+
+    #[test]
+    fn a_stray_carriage_return_is_an_error() {
+        assert_eq!(values(b"1\r1\n").unwrap_err().offset, 1);
+        assert_eq!(values(b"11\r").unwrap_err().offset, 2);
+        assert_eq!(values(b"1\r\r\n").unwrap_err().offset, 1);
+        assert_eq!(values(b"\n10\n").unwrap_err().offset, 2);
+    }
+}

@@ -1,0 +1,161 @@
+//! The window accumulator: the XOR of every heap's bits in one window of bit
+//! positions, held as little-endian 64-bit limbs.
+//!
+//! A window is limb-aligned: it covers bits `64·first_limb ..
+//! 64·(first_limb + len)`. The analysis runs one window per pass, from the
+//! most significant end; when every heap fits in one window, a
+//! [`GrowingAccumulator`] computes the whole nim-sum during the survey.
+
+pub mod limbs;
+
+use crate::input::HeapValue;
+
+/// The XOR of a fixed window of bit positions over many heaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowAccumulator {
+    first_limb: u64,
+    limbs: Vec<u64>,
+}
+
+impl WindowAccumulator {
+    /// A zero window of `len` limbs starting at limb `first_limb`.
+    pub fn new(first_limb: u64, len: usize) -> Self {
+        WindowAccumulator {
+            first_limb,
+            limbs: vec![0; len],
+        }
+    }
+
+    /// A window holding limbs that were already computed.
+    pub fn from_limbs(first_limb: u64, limbs: Vec<u64>) -> Self {
+        WindowAccumulator { first_limb, limbs }
+    }
+
+    /// XORs the heap's bits in this window into it.
+    #[inline]
+    pub fn xor(&mut self, value: &HeapValue<'_>) {
+        value.xor_window(self.first_limb, &mut self.limbs);
+    }
+
+    /// Merges another accumulator of the same window (partial results combine
+    /// by XOR, in any order).
+    pub fn merge(&mut self, other: &WindowAccumulator) {
+        debug_assert_eq!(self.first_limb, other.first_limb);
+        for (mine, theirs) in self.limbs.iter_mut().zip(&other.limbs) {
+            *mine ^= theirs;
+        }
+    }
+
+    /// The index of the window's lowest limb.
+    pub fn first_limb(&self) -> u64 {
+        self.first_limb
+    }
+
+    /// The window's limbs, least significant first.
+    pub fn limbs(&self) -> &[u64] {
+        &self.limbs
+    }
+
+    /// The absolute position of the highest set bit, if any.
+    pub fn highest_bit(&self) -> Option<u64> {
+        let top = self.limbs.iter().rposition(|&limb| limb != 0)?;
+        let within = 63 - u64::from(self.limbs[top].leading_zeros());
+        Some(64 * (self.first_limb + top as u64) + within)
+    }
+}
+
+/// The whole nim-sum from bit 0 up, grown as longer heaps arrive, until it
+/// would pass its limb budget; then it gives up and frees its limbs.
+#[derive(Debug)]
+pub struct GrowingAccumulator {
+    limbs: Vec<u64>,
+    max_limbs: u64,
+    overflowed: bool,
+}
+
+impl GrowingAccumulator {
+    /// An empty accumulator that may grow to `max_limbs` limbs.
+    pub fn new(max_limbs: u64) -> Self {
+        GrowingAccumulator {
+            limbs: Vec::new(),
+            max_limbs,
+            overflowed: false,
+        }
+    }
+
+    /// XORs a whole heap in; returns false (and stops for good) once a heap
+    /// needs more limbs than the budget allows.
+    #[inline]
+    pub fn xor(&mut self, value: &HeapValue<'_>) -> bool {
+        if self.overflowed {
+            return false;
+        }
+        let needed = value.bit_length().div_ceil(64);
+        if needed > self.max_limbs {
+            self.overflowed = true;
+            self.limbs = Vec::new();
+            return false;
+        }
+        let needed = needed as usize;
+        if needed > self.limbs.len() {
+            self.grow(needed);
+        }
+        value.xor_window(0, &mut self.limbs[..needed]);
+        true
+    }
+
+    /// Grows to at least `needed` limbs, doubling but never past the budget.
+    fn grow(&mut self, needed: usize) {
+        let target = needed
+            .max(2 * self.limbs.len())
+            .min(self.max_limbs as usize)
+            .max(needed);
+        self.limbs.reserve_exact(target - self.limbs.len());
+        self.limbs.resize(target, 0);
+    }
+
+    /// The nim-sum, unless some heap was longer than the budget.
+    pub fn finish(self) -> Option<WindowAccumulator> {
+        (!self.overflowed).then(|| WindowAccumulator::from_limbs(0, self.limbs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_xor_b_equals_c_implies_a_xor_c_equals_b() {
+        let a = HeapValue::Binary(b"1011011101111011111011111101111111");
+        let b = HeapValue::Hex(b"ffffffffffffffffff");
+        let mut c = WindowAccumulator::new(0, 2);
+        c.xor(&a);
+        c.xor(&b);
+        let mut check = WindowAccumulator::new(0, 2);
+        check.xor(&a);
+        check.merge(&c);
+        assert_eq!(check.limbs(), &[u64::MAX, 0xff]);
+    }
+
+    #[test]
+    fn windows_see_only_their_limbs() {
+        let value = HeapValue::Limbs(vec![1, 2, 3]);
+        let mut middle = WindowAccumulator::new(1, 1);
+        middle.xor(&value);
+        assert_eq!(middle.limbs(), &[2]);
+        assert_eq!(middle.highest_bit(), Some(65));
+    }
+
+    #[test]
+    fn the_growing_accumulator_gives_up_past_its_budget() {
+        let mut small = GrowingAccumulator::new(1);
+        assert!(small.xor(&HeapValue::Word(u128::from(u64::MAX))));
+        assert!(!small.xor(&HeapValue::Word(1 << 64)));
+        assert!(small.finish().is_none());
+
+        let mut fits = GrowingAccumulator::new(2);
+        fits.xor(&HeapValue::Word(3));
+        fits.xor(&HeapValue::Word(1 << 64));
+        assert_eq!(fits.finish().unwrap().limbs(), &[3, 1]);
+    }
+}

@@ -1,0 +1,213 @@
+//! The report for people: aligned facts, small values in decimal and
+//! binary, large ones by bit length, and the move in words.
+
+use super::{Move, Report, Value};
+use crate::analysis::{Player, Rule};
+use std::fmt::Write;
+
+/// Values up to this many bits are also shown in binary.
+const BINARY_SHOWN_BITS: u64 = 64;
+
+/// Renders the report as aligned lines of text.
+pub fn render(report: &Report) -> String {
+    let mut lines: Vec<(&str, String)> = vec![
+        ("input", input_line(report)),
+        ("rule", rule_line(report.rule)),
+        ("heaps", heaps_line(report)),
+        ("longest heap", bits_phrase(report.max_bit_length)),
+        ("nim-sum", nim_sum_line(report)),
+        ("winner", winner_line(report)),
+    ];
+    if let Some(count) = report.winning_moves {
+        lines.push(("winning moves", count.to_string()));
+    }
+    lines.push(("move", move_line(report)));
+    lines.push(("stats", stats_line(report)));
+    let width = lines
+        .iter()
+        .map(|(label, _)| label.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (label, text) in lines {
+        let _ = writeln!(out, "{label:<width$}  {text}");
+    }
+    out
+}
+
+fn input_line(report: &Report) -> String {
+    let input = &report.input;
+    format!(
+        "{} ({}, {})",
+        input.path,
+        input.format,
+        bytes_phrase(input.bytes)
+    )
+}
+
+fn rule_line(rule: Rule) -> String {
+    match rule {
+        Rule::Normal => "normal play (whoever cannot move loses)".into(),
+        Rule::Misere => "misère play (whoever cannot move wins)".into(),
+    }
+}
+
+fn heaps_line(report: &Report) -> String {
+    format!(
+        "{} ({} non-zero: {} of size 1, {} of size 2 or more)",
+        report.heaps, report.nonzero_heaps, report.ones, report.big
+    )
+}
+
+fn nim_sum_line(report: &Report) -> String {
+    match (&report.nim_sum, report.msb) {
+        (Some(value), Some(msb)) => format!(
+            "{} (highest set bit: {msb})",
+            value_phrase(value, "--nim-sum-out")
+        ),
+        (Some(value), None) => value_phrase(value, "--nim-sum-out"),
+        (None, Some(msb)) => format!("not computed (--decide); non-zero, highest set bit {msb}"),
+        (None, None) => "not computed (--decide)".into(),
+    }
+}
+
+fn winner_line(report: &Report) -> String {
+    match report.winner {
+        Player::First => "the first player (the player to move)".into(),
+        Player::Second => "the second player (the player to move loses)".into(),
+    }
+}
+
+fn move_line(report: &Report) -> String {
+    match (&report.winning_move, report.winner, report.winning_moves) {
+        (Some(m), _, _) => move_phrase(m),
+        (None, Player::First, None) => "not computed (--decide)".into(),
+        (None, Player::First, _) => "none: no heap is non-zero, and that already wins".into(),
+        (None, Player::Second, _) => "none wins: every move leaves a winning position".into(),
+    }
+}
+
+/// "take 2 from heap 0 (line 1): 3 → 1"
+pub fn move_phrase(m: &Move) -> String {
+    let place = match m.line {
+        Some(line) => format!("heap {} (line {line})", m.heap),
+        None => format!("heap {} (offset {})", m.heap, m.offset),
+    };
+    match (&m.remove.dec, &m.from.dec, &m.to.dec) {
+        (Some(remove), Some(from), Some(to)) => {
+            format!("take {remove} from {place}: {from} → {to}")
+        }
+        _ => format!(
+            "on {place}, take {} so that {} remains (--move-out writes it)",
+            size_phrase(&m.remove),
+            size_phrase(&m.to)
+        ),
+    }
+}
+
+fn stats_line(report: &Report) -> String {
+    let s = &report.stats;
+    format!(
+        "{} pass{}, {} scanned, {} working memory, {} thread{}, {}",
+        s.passes,
+        if s.passes == 1 { "" } else { "es" },
+        bytes_phrase(s.bytes_scanned),
+        bytes_phrase(s.working_memory_bytes),
+        s.threads,
+        if s.threads == 1 { "" } else { "s" },
+        seconds_phrase(s.seconds)
+    )
+}
+
+/// A value in decimal and binary when small, else by size.
+fn value_phrase(value: &Value, out_flag: &str) -> String {
+    match &value.dec {
+        Some(dec) if value.bit_length <= BINARY_SHOWN_BITS => {
+            let binary = u64::from_str_radix(value.hex.as_deref().unwrap_or("0"), 16)
+                .map(|v| format!("{v:b}"))
+                .unwrap_or_default();
+            format!("{dec} = 0b{binary}")
+        }
+        Some(_) => format!(
+            "{}, hex {}",
+            bits_phrase(value.bit_length),
+            value.hex.as_deref().unwrap_or("")
+        ),
+        None => format!(
+            "{} (write it with {out_flag} FILE)",
+            bits_phrase(value.bit_length)
+        ),
+    }
+}
+
+fn size_phrase(value: &Value) -> String {
+    match &value.dec {
+        Some(dec) => dec.clone(),
+        None => format!("a {}-bit number", value.bit_length),
+    }
+}
+
+fn bits_phrase(bits: u64) -> String {
+    format!("{bits} bit{}", if bits == 1 { "" } else { "s" })
+}
+
+/// Bytes with a binary unit when large: "6 bytes", "1.5 MiB".
+pub fn bytes_phrase(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} byte{}", if bytes == 1 { "" } else { "s" });
+    }
+    let mut size = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while size >= 1024.0 && unit < UNITS.len() - 1 {
+        size /= 1024.0;
+        unit += 1;
+    }
+    format!("{size:.1} {}", UNITS[unit])
+}
+
+fn seconds_phrase(seconds: f64) -> String {
+    if seconds < 1.0 {
+        format!("{:.2} ms", seconds * 1000.0)
+    } else {
+        format!("{seconds:.2} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(n: u64) -> Value {
+        Value {
+            bit_length: u64::from(64 - n.leading_zeros()),
+            hex: Some(format!("{n:x}")),
+            dec: Some(n.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_move_reads_as_a_sentence() {
+        let m = Move {
+            heap: 0,
+            offset: 0,
+            line: Some(1),
+            from: value(3),
+            to: value(1),
+            remove: value(2),
+        };
+        assert_eq!(move_phrase(&m), "take 2 from heap 0 (line 1): 3 → 1");
+    }
+
+    #[test]
+    fn byte_counts_use_binary_units() {
+        assert_eq!(bytes_phrase(6), "6 bytes");
+        assert_eq!(bytes_phrase(1536), "1.5 KiB");
+        assert_eq!(bytes_phrase(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn small_values_show_binary() {
+        assert_eq!(value_phrase(&value(2), "--x"), "2 = 0b10");
+    }
+}

@@ -1,0 +1,106 @@
+//! The report of an analysis: plain data, serialised as JSON schema 1, and
+//! rendered for people by [`human`].
+//!
+//! Every field of the schema is always present; a value that is unknown
+//! (with `--decide`) or does not exist (no move) is `null`, never skipped.
+
+pub mod human;
+
+use crate::analysis::{Player, Rule};
+use crate::input::Format;
+use serde::Serialize;
+
+/// The JSON report, schema 1 (field order as in the specification).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Report {
+    /// Always 1.
+    pub schema: u32,
+    /// What was read.
+    pub input: InputInfo,
+    /// The play convention.
+    pub rule: Rule,
+    /// Number of heaps.
+    pub heaps: u64,
+    /// Heaps > 0.
+    pub nonzero_heaps: u64,
+    /// Heaps = 1.
+    pub ones: u64,
+    /// Heaps ≥ 2.
+    pub big: u64,
+    /// Bit length of the longest heap (0 when all are 0).
+    pub max_bit_length: u64,
+    /// The XOR of all heaps (null when `--decide` stopped before it was known).
+    pub nim_sum: Option<Value>,
+    /// Position of the nim-sum's highest set bit (null when it is 0 or unknown).
+    pub msb: Option<u64>,
+    /// Who wins with perfect play.
+    pub winner: Player,
+    /// How many heaps admit a winning move (null when unknown).
+    pub winning_moves: Option<u64>,
+    /// The deterministic winning move (null when there is none or it is unknown).
+    #[serde(rename = "move")]
+    pub winning_move: Option<Move>,
+    /// Measured costs.
+    pub stats: Stats,
+}
+
+/// The input as it was named and read.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct InputInfo {
+    /// The path as given (`-` for standard input).
+    pub path: String,
+    /// The format it was read as.
+    pub format: Format,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// A number of any size: its bit length, and its digits when short enough.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Value {
+    /// Number of bits (0 for zero).
+    pub bit_length: u64,
+    /// Lowercase hex without prefix or leading zeros (null past `--inline-bits`).
+    pub hex: Option<String>,
+    /// Decimal (null past `--inline-bits`).
+    pub dec: Option<String>,
+}
+
+/// The winning move.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Move {
+    /// 0-based heap index.
+    pub heap: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// 1-based line of that byte (text formats only).
+    pub line: Option<u64>,
+    /// The heap's value.
+    pub from: Value,
+    /// The value to leave on the heap.
+    pub to: Value,
+    /// The number of tokens taken.
+    pub remove: Value,
+}
+
+/// What the analysis cost, measured.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Stats {
+    /// Passes over the input.
+    pub passes: u64,
+    /// Bytes read, all passes together.
+    pub bytes_scanned: u64,
+    /// Peak bytes allocated by the analysis (counting allocator).
+    pub working_memory_bytes: u64,
+    /// Worker threads used.
+    pub threads: u64,
+    /// Wall-clock time.
+    pub seconds: f64,
+}
+
+impl Report {
+    /// The report as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serialises")
+    }
+}

@@ -30,6 +30,9 @@ pub enum Error {
     },
     /// The command line asks for something impossible (exit status 2).
     Usage(String),
+    /// A self-check failed: `verify` found the analyzer disagreeing with
+    /// the game-tree search, or a strategy in `play` chose an illegal move.
+    Check(String),
 }
 
 /// A parse failure inside a format module, before the file name and the
@@ -79,7 +82,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Usage(_) => 2,
-            Error::Input { .. } | Error::Io { .. } => 1,
+            Error::Input { .. } | Error::Io { .. } | Error::Check(_) => 1,
         }
     }
 
@@ -116,7 +119,7 @@ impl fmt::Display for Error {
                 message,
             } => write!(f, "{path}: offset {offset}: {message}"),
             Error::Io { path, source } => write!(f, "{path}: {}", io_reason(source)),
-            Error::Usage(message) => f.write_str(message),
+            Error::Usage(message) | Error::Check(message) => f.write_str(message),
         }
     }
 }

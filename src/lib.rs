@@ -20,12 +20,17 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod convert;
+pub mod encode;
 pub mod error;
+pub mod gen;
 pub mod input;
 pub mod memory;
 pub mod nimsum;
 pub mod output;
+pub mod play;
 pub mod report;
+pub mod verify;
 
 pub use analysis::{
     analyze_bytes, analyze_path, analyze_reader, MemoryBudget, Options, Player, Rule,

@@ -2,6 +2,7 @@
 //! statuses (1 bad input or I/O, 2 usage). Working memory is counted by
 //! the counting allocator installed here.
 
+use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
 use clap::Parser;
 use nimstream::cli::{run, Cli};
 use nimstream::memory::CountingAllocator;
@@ -11,7 +12,25 @@ use std::process::ExitCode;
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Usage errors are one `error:` line, like every other error: the
+        // first paragraph of clap's message, without the usage and hint.
+        // Help and the version print as usual.
+        Err(error)
+            if error.use_stderr() && error.kind() != DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            let text = error.to_string();
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{}", first.join(" "));
+            return ExitCode::from(2);
+        }
+        Err(error) => error.exit(),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,

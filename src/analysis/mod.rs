@@ -114,7 +114,7 @@ pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
             0,
         ),
         Source::Stream(mut reader) => {
-            let facts = stream::analyze_stream(&mut reader, format, options)?;
+            let facts = stream::analyze_stream(&mut reader, format, &shown, options)?;
             let bytes = facts.bytes_scanned;
             (facts, bytes)
         }
@@ -168,7 +168,7 @@ pub fn analyze_reader(
 ) -> Result<Report, Error> {
     let started = Instant::now();
     let meter = MemoryMeter::start();
-    let facts = stream::analyze_stream(reader, format, options)?;
+    let facts = stream::analyze_stream(reader, format, name, options)?;
     let input = InputInfo {
         path: name.to_string(),
         format,

@@ -82,6 +82,10 @@ pub fn winner(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> Player {
     let first_wins = match rule {
         Rule::Normal => nim_sum_nonzero,
         Rule::Misere if counts.big == 0 => counts.ones % 2 == 0,
+        // One heap ≥ 2 among 0s and 1s: its bits above bit 0 make the
+        // nim-sum non-zero, so the winner is known without it (`--decide`
+        // skips computing it).
+        Rule::Misere if counts.big == 1 => true,
         Rule::Misere => nim_sum_nonzero,
     };
     if first_wins {
@@ -157,6 +161,7 @@ mod tests {
             move_plan(Rule::Misere, counts(1, 1), true),
             MovePlan::SingleBig { target: 0 }
         );
+        assert_eq!(winner(Rule::Misere, counts(1, 1), false), Player::First);
     }
 
     #[test]

@@ -153,12 +153,15 @@ struct StreamState {
     first_one_line: Option<u64>,
     window_bits: u64,
     track_moves: bool,
+    name: String,
 }
 
-/// Analyzes a stream of `format` in one pass.
+/// Analyzes a stream of `format` in one pass; `name` is the stream's name
+/// in errors (`-` becomes `<stdin>`).
 pub fn analyze_stream(
     reader: &mut dyn Read,
     format: Format,
+    name: &str,
     options: &Options,
 ) -> Result<Facts, Error> {
     let window_bits = match options.memory {
@@ -172,6 +175,11 @@ pub fn analyze_stream(
     let mut state = StreamState {
         window_bits,
         track_moves: !options.decide,
+        name: if name == "-" {
+            STDIN_NAME.to_string()
+        } else {
+            name.to_string()
+        },
         ..StreamState::default()
     };
     let bytes = read_chunks(reader, format, chunk, &mut state)?;
@@ -193,7 +201,7 @@ fn read_chunks(
         if buffer.len() == buffer.capacity() {
             buffer.reserve(buffer.capacity());
         }
-        let eof = fill(reader, &mut buffer)?;
+        let eof = fill(reader, &mut buffer, &state.name)?;
         let usable = if eof {
             buffer.len()
         } else {
@@ -215,7 +223,7 @@ fn read_chunks(
 }
 
 /// Reads until the buffer is full or the stream ends; true at the end.
-fn fill(reader: &mut dyn Read, buffer: &mut Vec<u8>) -> Result<bool, Error> {
+fn fill(reader: &mut dyn Read, buffer: &mut Vec<u8>, name: &str) -> Result<bool, Error> {
     while buffer.len() < buffer.capacity() {
         let start = buffer.len();
         buffer.resize(buffer.capacity(), 0);
@@ -226,7 +234,7 @@ fn fill(reader: &mut dyn Read, buffer: &mut Vec<u8>) -> Result<bool, Error> {
             }
             Ok(n) => buffer.truncate(start + n),
             Err(e) if e.kind() == ErrorKind::Interrupted => buffer.truncate(start),
-            Err(e) => return Err(Error::io(STDIN_NAME, e)),
+            Err(e) => return Err(Error::io(name, e)),
         }
     }
     Ok(false)
@@ -250,7 +258,7 @@ impl StreamState {
                 Ok(None) => return Ok(index),
                 Err(ParseError { offset, message }) => {
                     return Err(Error::Input {
-                        path: STDIN_NAME.into(),
+                        path: self.name.clone(),
                         offset,
                         line_col: located(offset),
                         message,
@@ -267,7 +275,7 @@ impl StreamState {
         let bits = heap.value.bit_length();
         if bits > self.window_bits {
             return Err(Error::Input {
-                path: STDIN_NAME.into(),
+                path: self.name.clone(),
                 offset: heap.offset,
                 line_col: None,
                 message: format!(

@@ -46,7 +46,8 @@ pub struct AnalyzeArgs {
 #[derive(Clone, Copy, Debug)]
 pub struct FormatChoice(pub Option<Format>);
 
-fn parse_format_choice(text: &str) -> Result<FormatChoice, String> {
+/// Parses `--format`: `auto` or a format name.
+pub(super) fn parse_format_choice(text: &str) -> Result<FormatChoice, String> {
     if text.eq_ignore_ascii_case("auto") {
         return Ok(FormatChoice(None));
     }

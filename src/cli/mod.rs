@@ -2,6 +2,10 @@
 //! per command. Nothing here computes; it parses, calls, and prints.
 
 mod analyze;
+mod convert;
+mod gen;
+mod play;
+mod verify;
 
 use crate::error::Error;
 use clap::{Parser, Subcommand};
@@ -20,12 +24,24 @@ pub struct Cli {
 pub enum Command {
     /// Analyze an instance: who wins, the nim-sum, and a winning move.
     Analyze(analyze::AnalyzeArgs),
+    /// Write an instance: random, deterministic for a seed, in any format.
+    Gen(gen::GenArgs),
+    /// Convert an instance to another format: the same heaps, in order.
+    Convert(convert::ConvertArgs),
+    /// Check the analyzer against exhaustive game-tree search, or print the mex table.
+    Verify(verify::VerifyArgs),
+    /// Play a game out move by move between two strategies.
+    Play(play::PlayArgs),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

@@ -1,0 +1,54 @@
+//! `nimstream convert IN`: the same heaps in another format.
+
+use crate::convert::{check_bytes, convert, Input};
+use crate::error::Error;
+use crate::output::AtomicFile;
+use crate::Format;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Options of `convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The instance to convert (`-` for standard input).
+    pub input: PathBuf,
+    /// Input format: auto, bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
+    #[arg(long, default_value = "auto", value_parser = parse_from)]
+    pub from: FromFormat,
+    /// Output format: bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
+    #[arg(long, value_parser = super::parse_format)]
+    pub to: Format,
+    /// Output file (`-` for standard output).
+    #[arg(short, long, default_value = "-", value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// `--from`: a format, or detection (`auto`).
+#[derive(Clone, Copy, Debug)]
+pub struct FromFormat(pub Option<Format>);
+
+fn parse_from(text: &str) -> Result<FromFormat, String> {
+    if text.eq_ignore_ascii_case("auto") {
+        return Ok(FromFormat(None));
+    }
+    super::parse_format(text).map(|f| FromFormat(Some(f)))
+}
+
+/// Runs `convert`. Standard output receives nothing unless the whole input
+/// converts: it is checked first (a file output appears only when complete).
+pub fn run(args: ConvertArgs) -> Result<(), Error> {
+    let input = Input::open(&args.input, args.from.0)?;
+    if args.output.as_os_str() == "-" {
+        check_bytes(&input, args.to)?;
+        convert(&input, args.to, std::io::stdout().lock(), "<stdout>")?;
+        return Ok(());
+    }
+    let mut file = AtomicFile::create(&args.output)?;
+    convert(
+        &input,
+        args.to,
+        &mut file,
+        &args.output.display().to_string(),
+    )?;
+    file.commit()
+}

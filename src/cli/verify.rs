@@ -1,0 +1,135 @@
+//! `nimstream verify`: the analyzer against exhaustive game-tree search, or
+//! (`--table N`) the mex table of x ∘ y against XOR.
+
+use crate::error::Error;
+use crate::verify::{check_rule, MexTable, RuleCheck};
+use crate::Rule;
+use clap::Args;
+use std::io::Write;
+
+/// Options of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Check every instance of 0 to K heaps.
+    #[arg(long, value_name = "K", default_value_t = 4, conflicts_with = "table")]
+    pub max_heaps: usize,
+    /// Check heap sizes 0 to M.
+    #[arg(long, value_name = "M", default_value_t = 7, conflicts_with = "table")]
+    pub max_size: u32,
+    /// Play convention: normal, misere or both.
+    #[arg(short, long, default_value = "both", value_parser = parse_rules, conflicts_with = "table")]
+    pub rule: Rules,
+    /// Instead, print the table of x ∘ y for x, y ≤ N from the mex recursion
+    /// and say whether it equals x ⊕ y.
+    #[arg(long, value_name = "N")]
+    pub table: Option<usize>,
+}
+
+/// `--rule`: the rules to check, in order.
+#[derive(Clone, Debug)]
+pub struct Rules(pub Vec<Rule>);
+
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    if text.eq_ignore_ascii_case("both") {
+        return Ok(Rules(vec![Rule::Normal, Rule::Misere]));
+    }
+    Rule::from_name(text)
+        .map(|rule| Rules(vec![rule]))
+        .ok_or_else(|| format!("unknown rule '{text}': expected normal, misere or both"))
+}
+
+/// Runs `verify`: exit status 1 on any disagreement.
+pub fn run(args: VerifyArgs) -> Result<(), Error> {
+    match args.table {
+        Some(size) => print_table(size),
+        None => check_rules(&args),
+    }
+}
+
+/// Checks each rule, printing its disagreements and a summary line.
+fn check_rules(args: &VerifyArgs) -> Result<(), Error> {
+    let mut disagreements = 0;
+    for &rule in &args.rule.0 {
+        let check = check_rule(rule, args.max_heaps, args.max_size);
+        print(&rule_report(&check))?;
+        disagreements += check.disagreements.len();
+    }
+    if disagreements > 0 {
+        return Err(Error::Check(format!(
+            "verify: {disagreements} disagreements between the analyzer and the game-tree search"
+        )));
+    }
+    Ok(())
+}
+
+/// One line per disagreement, then `checked N instances under RULE: …`.
+fn rule_report(check: &RuleCheck) -> String {
+    let mut text: String = check
+        .disagreements
+        .iter()
+        .map(|d| format!("{d}\n"))
+        .collect();
+    let verdict = match check.disagreements.len() {
+        0 => "all agree".to_string(),
+        n => format!("{n} disagreements"),
+    };
+    text += &format!(
+        "checked {} instances under {}: {verdict}\n",
+        check.instances, check.rule
+    );
+    text
+}
+
+/// Prints the mex table and whether it equals XOR.
+fn print_table(size: usize) -> Result<(), Error> {
+    let table = MexTable::compute(size);
+    print(&format!("{}{}\n", table.render(), table.summary()))?;
+    match table.first_xor_mismatch() {
+        None => Ok(()),
+        Some(_) => Err(Error::Check(format!(
+            "verify: the mex table differs from XOR: {}",
+            table.summary()
+        ))),
+    }
+}
+
+fn print(text: &str) -> Result<(), Error> {
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::Disagreement;
+
+    #[test]
+    fn a_rule_report_lists_each_disagreement_before_its_summary() {
+        let check = RuleCheck {
+            rule: Rule::Misere,
+            instances: 3,
+            disagreements: vec![Disagreement {
+                rule: Rule::Misere,
+                heaps: vec![0, 1],
+                problem: "winner: the analyzer says first, the search says second".into(),
+            }],
+        };
+        assert_eq!(
+            rule_report(&check),
+            "misere [0, 1]: winner: the analyzer says first, the search says second\n\
+             checked 3 instances under misere: 1 disagreements\n"
+        );
+    }
+
+    #[test]
+    fn both_rules_are_checked_in_order() {
+        assert_eq!(
+            parse_rules("both").unwrap().0,
+            vec![Rule::Normal, Rule::Misere]
+        );
+        assert_eq!(parse_rules("misère").unwrap().0, vec![Rule::Misere]);
+        assert!(parse_rules("either").is_err());
+    }
+}

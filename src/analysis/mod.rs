@@ -106,7 +106,7 @@ pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
     let meter = MemoryMeter::start();
     let (facts, bytes) = match source::open(path, &shown)? {
         Source::Mapped(map) => (
-            passes::SliceRun::new(&map, format, &shown, options).run()?,
+            passes::SliceRun::with_map(&map, format, &shown, options).run()?,
             map.len() as u64,
         ),
         Source::Empty => (

@@ -16,9 +16,11 @@ use super::values::{
 };
 use super::{Facts, Options};
 use crate::error::{Error, ParseError};
+use crate::input::source::{release_pages, RELEASE_STEP_BYTES};
 use crate::input::{line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner};
 use crate::nimsum::{GrowingAccumulator, WindowAccumulator};
 use crate::report::{Move, Value};
+use memmap2::Mmap;
 
 /// The state of one analysis of one slice.
 pub struct SliceRun<'d, 'o> {
@@ -28,6 +30,7 @@ pub struct SliceRun<'d, 'o> {
     options: &'o Options,
     passes: u64,
     bytes_scanned: u64,
+    map: Option<&'d Mmap>,
 }
 
 /// The move's heap, once found, and what streams out of it.
@@ -49,6 +52,15 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             options,
             passes: 0,
             bytes_scanned: 0,
+            map: None,
+        }
+    }
+
+    /// Reads from a memory map whose pages are released as passes move on.
+    pub fn with_map(map: &'d Mmap, format: Format, name: &'o str, options: &'o Options) -> Self {
+        SliceRun {
+            map: Some(map),
+            ..SliceRun::new(map, format, name, options)
         }
     }
 
@@ -269,12 +281,26 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         self.passes += 1;
         let mut scanner = Scanner::new(self.format, self.data, 0);
         let mut index = 0;
+        let mut released = 0;
         while let Some(heap) = scanner.next_heap().map_err(|e| self.input_error(e))? {
             visit(index, &heap);
             index += 1;
+            let reached = heap.offset as usize;
+            if reached >= released + RELEASE_STEP_BYTES {
+                self.release(released, reached);
+                released = reached;
+            }
         }
+        self.release(released, self.data.len());
         self.bytes_scanned += self.data.len() as u64;
         Ok(index)
+    }
+
+    /// Releases the mapped pages of `start..end`, when reading a map.
+    fn release(&self, start: usize, end: usize) {
+        if let Some(map) = self.map {
+            release_pages(map, start, end);
+        }
     }
 
     /// Reads the one heap that starts at `offset` (already validated).

@@ -5,7 +5,7 @@
 //! several passes; a stream only once.
 
 use crate::error::Error;
-use memmap2::{Advice, Mmap};
+use memmap2::{Advice, Mmap, UncheckedAdvice};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -62,4 +62,26 @@ pub fn peek(path: &Path, display: &str, len: usize) -> Result<Vec<u8>, Error> {
         .read_to_end(&mut head)
         .map_err(|e| Error::io(display, e))?;
     Ok(head)
+}
+
+/// Pages are released in steps of this many bytes as a pass moves on.
+pub const RELEASE_STEP_BYTES: usize = 32 << 20;
+
+/// Drops the resident pages of `map` in `start..end` (rounded inward to
+/// whole pages), so that a pass over a file larger than memory keeps a
+/// bounded resident size. The bytes stay readable: touching them again
+/// reads them back from the file (or the page cache).
+pub fn release_pages(map: &Mmap, start: usize, end: usize) {
+    const PAGE: usize = 4096;
+    let first = start.div_ceil(PAGE) * PAGE;
+    let last = (end.min(map.len()) / PAGE) * PAGE;
+    if last <= first {
+        return;
+    }
+    // SAFETY: the map is a read-only file mapping that this process never
+    // writes, so MADV_DONTNEED only drops clean pages: a later read faults
+    // them back in from the file with the same contents, and every `&[u8]`
+    // into the map stays valid. The range lies inside the map. A failure
+    // only means the pages stay resident.
+    let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, first, last - first) };
 }

@@ -163,7 +163,7 @@ const BYTE_DIGITS: [[u8; 8]; 256] = {
 };
 
 /// The 64 binary digits of a limb, most significant first.
-fn limb_binary_digits(limb: u64) -> [u8; 64] {
+pub fn limb_binary_digits(limb: u64) -> [u8; 64] {
     let mut text = [0u8; 64];
     for (i, byte) in limb.to_be_bytes().iter().enumerate() {
         text[8 * i..8 * i + 8].copy_from_slice(&BYTE_DIGITS[usize::from(*byte)]);

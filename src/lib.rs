@@ -20,6 +20,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod complexity;
 pub mod convert;
 pub mod encode;
 pub mod error;

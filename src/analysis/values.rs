@@ -3,6 +3,7 @@
 //! stream, their low limbs kept for the report when they are short enough,
 //! and the removed amount's bit length found without holding either.
 
+use crate::encode::limb_binary_digits;
 use crate::error::Error;
 use crate::input::HeapValue;
 use crate::output::AtomicFile;
@@ -10,23 +11,6 @@ use crate::report::Value;
 use num_bigint::BigUint;
 use std::io::Write;
 use std::path::Path;
-
-/// ASCII `0`/`1` for each byte value, most significant bit first.
-const BYTE_DIGITS: [[u8; 8]; 256] = {
-    let mut table = [[b'0'; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            if byte >> (7 - bit) & 1 == 1 {
-                table[byte][bit] = b'1';
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
 
 /// A `bits` text file written limb by limb from the most significant end:
 /// no leading zeros, `0` for zero, one trailing LF.
@@ -56,11 +40,7 @@ impl BitsFile {
             self.started = true;
             limb.leading_zeros() as usize
         };
-        let mut text = [0u8; 64];
-        for (i, byte) in limb.to_be_bytes().iter().enumerate() {
-            text[8 * i..8 * i + 8].copy_from_slice(&BYTE_DIGITS[usize::from(*byte)]);
-        }
-        self.write(&text[skip..])
+        self.write(&limb_binary_digits(limb)[skip..])
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {

@@ -68,7 +68,7 @@ fn parse_kind(text: &str) -> Result<Kind, String> {
 
 /// Parses a byte count with an optional `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`)
 /// suffix, case-insensitive.
-fn parse_size(text: &str) -> Result<u64, String> {
+pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     let digits_end = text
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());

@@ -2,6 +2,7 @@
 //! per command. Nothing here computes; it parses, calls, and prints.
 
 mod analyze;
+mod complexity;
 mod convert;
 mod gen;
 mod play;
@@ -32,6 +33,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Play a game out move by move between two strategies.
     Play(play::PlayArgs),
+    /// Measure how time and working memory grow with the input size.
+    Complexity(complexity::ComplexityArgs),
 }
 
 /// Runs the parsed command line.
@@ -42,6 +45,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Convert(args) => convert::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Play(args) => play::run(args),
+        Command::Complexity(args) => complexity::run(args),
     }
 }
 

@@ -65,7 +65,7 @@ pub fn peek(path: &Path, display: &str, len: usize) -> Result<Vec<u8>, Error> {
 }
 
 /// Pages are released in steps of this many bytes as a pass moves on.
-pub const RELEASE_STEP_BYTES: usize = 32 << 20;
+pub const RELEASE_STEP_BYTES: usize = 8 << 20;
 
 /// Drops the resident pages of `map` in `start..end` (rounded inward to
 /// whole pages), so that a pass over a file larger than memory keeps a

@@ -73,6 +73,7 @@ pub struct Facts {
     winning_move: Option<Move>,
     passes: u64,
     bytes_scanned: u64,
+    window_bits: u64,
 }
 
 /// Analyzes the file at `path` (`-` reads standard input).
@@ -220,6 +221,7 @@ fn build_report(
             working_memory_bytes: meter.peak_bytes(),
             threads: 1,
             seconds: started.elapsed().as_secs_f64(),
+            window_bits: facts.window_bits,
         },
     }
 }

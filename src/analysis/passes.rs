@@ -139,6 +139,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             winning_move,
             passes: self.passes,
             bytes_scanned: self.bytes_scanned,
+            window_bits: 64 * window_limbs,
         })
     }
 

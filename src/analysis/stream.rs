@@ -344,6 +344,7 @@ impl StreamState {
             winning_move,
             passes: 1,
             bytes_scanned: bytes,
+            window_bits: self.window_bits,
         })
     }
 

@@ -108,9 +108,10 @@ pub fn move_phrase(m: &Move) -> String {
 fn stats_line(report: &Report) -> String {
     let s = &report.stats;
     format!(
-        "{} pass{}, {} scanned, {} working memory, {} thread{}, {}",
+        "{} pass{} ({}-bit window), {} scanned, {} working memory, {} thread{}, {}",
         s.passes,
         if s.passes == 1 { "" } else { "es" },
+        s.window_bits,
         bytes_phrase(s.bytes_scanned),
         bytes_phrase(s.working_memory_bytes),
         s.threads,

@@ -96,6 +96,10 @@ pub struct Stats {
     pub threads: u64,
     /// Wall-clock time.
     pub seconds: f64,
+    /// Bits of nim-sum one pass computes (the `--memory` window); heaps
+    /// no longer than this need no extra passes, which is always the case
+    /// for unary and raw arrays (at most 64 bits a heap).
+    pub window_bits: u64,
 }
 
 impl Report {

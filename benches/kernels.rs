@@ -182,7 +182,10 @@ fn kernels(c: &mut Criterion) {
         })
     });
 
-    let bytes: Vec<u8> = expected.iter().flat_map(|limb| limb.to_le_bytes()).collect();
+    let bytes: Vec<u8> = expected
+        .iter()
+        .flat_map(|limb| limb.to_le_bytes())
+        .collect();
     let mut le_window = vec![0u64; limb_count];
     limbs::xor_le_bytes(&bytes, 0, &mut le_window);
     assert_eq!(le_window, expected);

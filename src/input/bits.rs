@@ -1,7 +1,7 @@
 //! `bits`: whitespace-separated tokens of ASCII `0`/`1`, most significant
 //! bit first.
 
-use super::token::{scan_digits, skip_space, strip_leading_zeros};
+use super::token::{scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 
@@ -20,6 +20,7 @@ impl<'a> BitsScanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for BitsScanner<'a> {
+    #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = skip_space(self.data, self.pos);
         if start == self.data.len() {
@@ -30,7 +31,7 @@ impl<'a> HeapScanner<'a> for BitsScanner<'a> {
             self.data,
             start,
             self.base,
-            |b| b == b'0' || b == b'1',
+            Digits::Binary,
             "a binary digit ('0' or '1') or whitespace",
         )?;
         self.pos = end;

@@ -3,7 +3,7 @@
 //! Tokens of up to 38 significant digits become a 128-bit word; longer ones
 //! are converted to binary limbs by num-bigint, once, when the heap is read.
 
-use super::token::{scan_digits, skip_space, strip_leading_zeros};
+use super::token::{scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 use num_bigint::BigUint;
@@ -28,16 +28,46 @@ impl<'a> DecScanner<'a> {
 /// The value of validated decimal digits without leading zeros.
 pub fn decimal_value(digits: &[u8]) -> HeapValue<'static> {
     if digits.len() <= WORD_DIGITS {
-        let word = digits
-            .iter()
-            .fold(0u128, |acc, &d| acc * 10 + u128::from(d - b'0'));
-        return HeapValue::Word(word);
+        return HeapValue::Word(decimal_word(digits));
     }
     let big = BigUint::parse_bytes(digits, 10).expect("digits were validated");
     HeapValue::Limbs(big.to_u64_digits())
 }
 
+/// The most decimal digits that always fit in a `u64`.
+const U64_DIGITS: usize = 19;
+
+/// The value of eight ASCII decimal digits, first digit most significant
+/// (SWAR: pairs, then quads, then the whole, with three multiplications).
+#[inline]
+fn parse8(chunk: &[u8]) -> u64 {
+    let word = u64::from_le_bytes(chunk.try_into().expect("eight digits"));
+    let digits = word - 0x3030_3030_3030_3030;
+    let pairs = (digits * 10 + (digits >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let quads = (pairs * 100 + (pairs >> 16)) & 0x0000_ffff_0000_ffff;
+    (quads * 10_000 + (quads >> 32)) & 0xffff_ffff
+}
+
+/// Validated decimal digits (at most [`WORD_DIGITS`]) as a number: the
+/// first `len % 8` digits one by one, then eight at a time, in `u64`
+/// arithmetic up to 19 digits.
+fn decimal_word(digits: &[u8]) -> u128 {
+    let (head, rest) = digits.split_at(digits.len() % 8);
+    let head = head
+        .iter()
+        .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0'));
+    let chunks = rest.chunks_exact(8);
+    if digits.len() <= U64_DIGITS {
+        u128::from(chunks.fold(head, |acc, chunk| acc * 100_000_000 + parse8(chunk)))
+    } else {
+        chunks.fold(u128::from(head), |acc, chunk| {
+            acc * 100_000_000 + u128::from(parse8(chunk))
+        })
+    }
+}
+
 impl<'a> HeapScanner<'a> for DecScanner<'a> {
+    #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = skip_space(self.data, self.pos);
         if start == self.data.len() {
@@ -48,7 +78,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
             self.data,
             start,
             self.base,
-            |b| b.is_ascii_digit(),
+            Digits::Decimal,
             "a decimal digit (0-9) or whitespace",
         )?;
         self.pos = end;
@@ -76,6 +106,28 @@ mod tests {
             let expected = BigUint::parse_bytes(text.as_bytes(), 10).unwrap();
             assert_eq!(value.to_limbs(), expected.to_u64_digits(), "{text}");
         }
+    }
+
+    #[test]
+    fn chunked_parsing_matches_a_digit_by_digit_fold() {
+        let pattern = b"98765432109182736450";
+        for len in 0..=WORD_DIGITS {
+            for shift in 0..pattern.len() {
+                let digits: Vec<u8> = pattern
+                    .iter()
+                    .cycle()
+                    .skip(shift)
+                    .take(len)
+                    .copied()
+                    .collect();
+                let expected = digits
+                    .iter()
+                    .fold(0u128, |acc, &d| acc * 10 + u128::from(d - b'0'));
+                assert_eq!(decimal_word(&digits), expected, "{len} {shift}");
+            }
+        }
+        assert_eq!(decimal_word(&[b'9'; WORD_DIGITS]), 10u128.pow(38) - 1);
+        assert_eq!(decimal_word(b"18446744073709551615"), u128::from(u64::MAX));
     }
 
     #[test]

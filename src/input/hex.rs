@@ -1,7 +1,7 @@
 //! `hex`: whitespace-separated tokens of hex digits (either case), with an
 //! optional `0x`/`0X` prefix, most significant digit first.
 
-use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
+use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 
@@ -42,6 +42,7 @@ impl<'a> HexScanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for HexScanner<'a> {
+    #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = skip_space(self.data, self.pos);
         if start == self.data.len() {
@@ -53,7 +54,7 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
             self.data,
             digits,
             self.base,
-            |b| b.is_ascii_hexdigit(),
+            Digits::Hex,
             "a hex digit (0-9, a-f, A-F) or whitespace",
         )?;
         self.pos = end;

@@ -102,6 +102,16 @@ impl HeapValue<'_> {
 
     /// XORs limbs `first_limb ..` of the value into `window`, one per slot.
     pub fn xor_window(&self, first_limb: u64, window: &mut [u64]) {
+        if let HeapValue::Word(w) = self {
+            // The common case (raw arrays, unary, short decimals): at most
+            // two limbs, and XORing the zero limbs above the value is a no-op.
+            let limbs = [*w as u64, (*w >> 64) as u64];
+            let skip = usize::try_from(first_limb).map_or(limbs.len(), |f| f.min(limbs.len()));
+            for (slot, limb) in window.iter_mut().zip(&limbs[skip..]) {
+                *slot ^= limb;
+            }
+            return;
+        }
         let limb_count = self.bit_length().div_ceil(64);
         if first_limb >= limb_count {
             return;
@@ -176,6 +186,7 @@ impl<'a> Scanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for Scanner<'a> {
+    #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         match self {
             Scanner::Bits(s) => s.next_heap(),
@@ -232,6 +243,22 @@ mod tests {
         assert_eq!(line_and_column(data, 0), (1, 1));
         assert_eq!(line_and_column(data, 6), (2, 4));
         assert_eq!(line_and_column(data, 8), (3, 1));
+    }
+
+    #[test]
+    fn word_windows_match_limb_by_limb_xors() {
+        for w in [0, 1, u128::from(u64::MAX), 1 << 64, u128::MAX] {
+            let value = HeapValue::Word(w);
+            for first in 0..4u64 {
+                for len in 0..4 {
+                    let mut fast = vec![0u64; len];
+                    value.xor_window(first, &mut fast);
+                    let slow: Vec<u64> =
+                        (first..first + len as u64).map(|i| value.limb(i)).collect();
+                    assert_eq!(fast, slow, "{w} {first} {len}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -25,6 +25,7 @@ impl<'a> RawScanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for RawScanner<'a> {
+    #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let rest = &self.data[self.pos..];
         if rest.is_empty() {
@@ -42,13 +43,19 @@ impl<'a> HeapScanner<'a> for RawScanner<'a> {
                 ),
             ));
         }
-        let mut word = [0u8; 8];
-        word[..self.width].copy_from_slice(&rest[..self.width]);
+        let value = match self.width {
+            1 => u64::from(rest[0]),
+            2 => u64::from(u16::from_le_bytes([rest[0], rest[1]])),
+            4 => u64::from(u32::from_le_bytes(
+                rest[..4].try_into().expect("four bytes"),
+            )),
+            _ => u64::from_le_bytes(rest[..8].try_into().expect("eight bytes")),
+        };
         let offset = self.base + self.pos as u64;
         self.pos += self.width;
         Ok(Some(Heap {
             offset,
-            value: HeapValue::Word(u128::from(u64::from_le_bytes(word))),
+            value: HeapValue::Word(u128::from(value)),
         }))
     }
 }

@@ -17,19 +17,84 @@ pub fn skip_space(data: &[u8], pos: usize) -> usize {
         .map_or(data.len(), |skip| pos + skip)
 }
 
+/// The digits of one token format, testable one byte or eight at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Digits {
+    /// `0` and `1`.
+    Binary,
+    /// `0`-`9`.
+    Decimal,
+    /// `0`-`9`, `a`-`f` and `A`-`F`.
+    Hex,
+}
+
+/// `0x01` in every byte of a word.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+/// `0x80` in every byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// `0x80` in each byte of `low7` (bytes below `0x80`) within `lo..=hi`
+/// (`lo >= 1`). Neither sum carries out of a byte: each stays below `0xff`.
+#[inline]
+fn bytes_in_range(low7: u64, lo: u8, hi: u8) -> u64 {
+    let at_least_lo = low7 + LOW_BITS * u64::from(0x80 - lo);
+    let above_hi = low7 + LOW_BITS * u64::from(0x7f - hi);
+    at_least_lo & !above_hi & HIGH_BITS
+}
+
+impl Digits {
+    /// True if `byte` is a digit.
+    #[inline]
+    pub fn is_digit(self, byte: u8) -> bool {
+        match self {
+            Digits::Binary => byte == b'0' || byte == b'1',
+            Digits::Decimal => byte.is_ascii_digit(),
+            Digits::Hex => byte.is_ascii_hexdigit(),
+        }
+    }
+
+    /// `0x80` in each byte of `word` that is not a digit, `0` elsewhere
+    /// (SWAR: the eight bytes are classified together, without branches).
+    #[inline]
+    pub fn non_digits(self, word: u64) -> u64 {
+        let low7 = word & !HIGH_BITS;
+        let digits = match self {
+            Digits::Binary => bytes_in_range(low7, b'0', b'1'),
+            Digits::Decimal => bytes_in_range(low7, b'0', b'9'),
+            Digits::Hex => {
+                bytes_in_range(low7, b'0', b'9')
+                    | bytes_in_range(low7 | (LOW_BITS * 0x20), b'a', b'f')
+            }
+        };
+        (!digits | word) & HIGH_BITS
+    }
+}
+
 /// Scans the digits of a token starting at `start`; returns the end of the
 /// token, or an error at the first byte that is neither a digit nor
 /// whitespace. `expected` describes a valid byte for the message.
+///
+/// Eight bytes are classified at a time until one is not a digit; that
+/// byte, and the last few bytes of `data`, are looked at one by one.
 pub fn scan_digits(
     data: &[u8],
     start: usize,
     base: u64,
-    is_digit: impl Fn(u8) -> bool,
+    digits: Digits,
     expected: &str,
 ) -> Result<usize, ParseError> {
     let mut pos = start;
+    while let Some(chunk) = data.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let stops = digits.non_digits(word);
+        if stops != 0 {
+            pos += (stops.trailing_zeros() / 8) as usize;
+            break;
+        }
+        pos += 8;
+    }
     while let Some(&byte) = data.get(pos) {
-        if is_digit(byte) {
+        if digits.is_digit(byte) {
             pos += 1;
         } else if is_space(byte) {
             break;
@@ -66,6 +131,73 @@ mod tests {
     fn only_four_bytes_are_whitespace() {
         for byte in 0..=255u8 {
             assert_eq!(is_space(byte), b" \t\n\r".contains(&byte), "{byte}");
+        }
+    }
+
+    #[test]
+    fn eight_byte_classes_agree_with_the_byte_test_in_every_lane() {
+        for digits in [Digits::Binary, Digits::Decimal, Digits::Hex] {
+            for byte in 0..=255u8 {
+                for lane in 0..8 {
+                    let mut word = [b'0'; 8];
+                    word[lane] = byte;
+                    let expected = if digits.is_digit(byte) {
+                        0
+                    } else {
+                        0x80 << (8 * lane)
+                    };
+                    assert_eq!(
+                        digits.non_digits(u64::from_le_bytes(word)),
+                        expected,
+                        "{digits:?} {byte:#04x} lane {lane}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The byte-at-a-time scan that `scan_digits` must agree with.
+    fn naive_scan(data: &[u8], start: usize, digits: Digits) -> Result<usize, u64> {
+        let mut pos = start;
+        while let Some(&byte) = data.get(pos) {
+            if digits.is_digit(byte) {
+                pos += 1;
+            } else if is_space(byte) {
+                break;
+            } else {
+                return Err(pos as u64);
+            }
+        }
+        Ok(pos)
+    }
+
+    #[test]
+    fn word_scans_match_byte_scans_on_ragged_tokens() {
+        let fillers: [(Digits, &[u8]); 3] = [
+            (Digits::Binary, b"0110"),
+            (Digits::Decimal, b"9071"),
+            (Digits::Hex, b"aF09"),
+        ];
+        for (digits, filler) in fillers {
+            for len in 0..200 {
+                for stop in [b' ', b'\n', b'x', b'2', b'g', 0x80 | b'1', 0xff] {
+                    let mut data: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
+                    data.push(stop);
+                    data.extend_from_slice(b"1111111111");
+                    for start in [0, 1, 7.min(len)] {
+                        let found = scan_digits(&data, start, 0, digits, "a digit");
+                        assert_eq!(
+                            found.map_err(|e| e.offset),
+                            naive_scan(&data, start, digits),
+                            "{digits:?} {len} {stop:#04x} {start}"
+                        );
+                    }
+                    assert_eq!(
+                        scan_digits(&data[..len], 0, 0, digits, "a digit").ok(),
+                        Some(len)
+                    );
+                }
+            }
         }
     }
 

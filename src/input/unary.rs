@@ -24,7 +24,7 @@ impl<'a> UnaryScanner<'a> {
     /// the end of the data), or the first byte that does not belong.
     fn count_ones(&self, start: usize, end: usize, has_lf: bool) -> Result<u64, ParseError> {
         let line = &self.data[start..end];
-        let ones = match line.iter().position(|&b| b != b'1') {
+        let ones = match first_not_one(line) {
             None => line.len(),
             Some(bad) if bad + 1 == line.len() && line[bad] == b'\r' && has_lf => bad,
             Some(bad) => {
@@ -45,7 +45,31 @@ impl<'a> UnaryScanner<'a> {
     }
 }
 
+/// Eight `1` bytes.
+const ONES: u64 = u64::from_le_bytes([b'1'; 8]);
+
+/// The index of the first byte of `line` that is not `1`: 32 bytes are
+/// compared at a time (four words, which the compiler turns into vector
+/// compares), then the block holding a mismatch, and the tail, byte by byte.
+fn first_not_one(line: &[u8]) -> Option<usize> {
+    let mut checked = 0;
+    for block in line.chunks_exact(32) {
+        let mismatch = block.chunks_exact(8).fold(0, |acc, word| {
+            acc | (u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ ONES)
+        });
+        if mismatch != 0 {
+            break;
+        }
+        checked += 32;
+    }
+    line[checked..]
+        .iter()
+        .position(|&b| b != b'1')
+        .map(|bad| checked + bad)
+}
+
 impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
+    #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = self.pos;
         if start == self.data.len() {
@@ -85,6 +109,22 @@ mod tests {
         assert_eq!(values(b"11\n1").unwrap(), vec![2, 1]);
         assert_eq!(values(b"111\n\n1\n").unwrap(), vec![3, 0, 1]);
         assert_eq!(values(b"11\r\n\r\n").unwrap(), vec![2, 0]);
+    }
+
+    #[test]
+    fn block_compares_find_the_same_byte_as_a_byte_loop() {
+        for len in 0..200 {
+            let mut line = vec![b'1'; len];
+            assert_eq!(first_not_one(&line), None, "{len}");
+            for bad in 0..len {
+                for byte in [b'0', b'\r', 0xb1] {
+                    line[bad] = byte;
+                    let expected = line.iter().position(|&b| b != b'1');
+                    assert_eq!(first_not_one(&line), expected, "{len} {bad}");
+                    line[bad] = b'1';
+                }
+            }
+        }
     }
 
     #[test]

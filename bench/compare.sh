@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Times the release binary on generated files against `cat FILE > /dev/null`
+# (and Python's int(..., 2/16) as a peer where that is cheap), and writes
+# bench/RESULTS.md: medians, throughput, the ratio to cat from the same run,
+# peak RSS, and the machine.
+#
+# Usage: bench/compare.sh [SIZE]      SIZE defaults to 1GiB (e.g. 256MiB)
+# Environment: RUNS (timed runs per command, default 5), KEEP_DATA=1 keeps
+# the generated files, BENCH_DIR picks where they go (default: a new
+# directory under ${TMPDIR:-/tmp}).
+set -euo pipefail
+
+size=${1:-1GiB}
+runs=${RUNS:-5}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+results="$repo/bench/RESULTS.md"
+
+need_tool() {
+    local tool=$1 package=$2
+    command -v "$tool" >/dev/null 2>&1 && return
+    echo "installing $package (for $tool)" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq "$package" >/dev/null
+}
+need_tool hyperfine hyperfine
+need_tool python3 python3
+[ -x /usr/bin/time ] || need_tool /usr/bin/time time
+
+echo "building the release binary" >&2
+(cd "$repo" && cargo build --release --quiet)
+target_dir=${CARGO_TARGET_DIR:-$repo/target}
+bin="$target_dir/release/nimstream"
+
+bytes=$(python3 - "$size" <<'EOF'
+import re, sys
+m = re.fullmatch(r"(\d+)\s*(|b|k|kib|m|mib|g|gib)", sys.argv[1].strip().lower())
+if not m:
+    sys.exit(f"bad size {sys.argv[1]!r}: expected e.g. 1GiB or 256MiB")
+unit = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20,
+        "g": 1 << 30, "gib": 1 << 30}[m.group(2)]
+print(int(m.group(1)) * unit)
+EOF
+)
+work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/nimstream-bench.XXXXXX")}
+mkdir -p "$work"
+if [ "${KEEP_DATA:-0}" != 1 ]; then
+    trap 'rm -rf "$work"' EXIT
+fi
+free_kib=$(df -Pk "$work" | awk 'NR == 2 { print $4 }')
+if [ $((free_kib * 1024)) -lt $((bytes * (KEEP_DATA == 1 ? 7 : 2))) ]; then
+    echo "error: $work has $((free_kib / 1024)) MiB free; the inputs of $size need more" >&2
+    exit 1
+fi
+
+# name | gen arguments | target ratio to cat | Python peer (or -)
+quarter_bits=$((bytes / 4))
+cases=(
+    "u64le|--format u64le --size $bytes --bits 64|1.2|-"
+    "bits-many|--format bits --size $bytes --bits 1..4096|0.8|2"
+    "bits-four|--format bits --heaps 4 --bits $quarter_bits|0.8|2"
+    "unary|--format unary --size $bytes --bits 1..20|0.9|-"
+    "hex|--format hex --size $bytes --bits 1..4096|0.7|16"
+    "dec-20|--format dec --size $bytes --bits 64|0.15|-"
+)
+
+# The peer: Python big integers, XOR of int(token, base) over all tokens.
+peer_script='import sys
+x = 0
+for t in open(sys.argv[1], "rb").read().split():
+    x ^= int(t, int(sys.argv[2]))
+print(x.bit_length())'
+
+median() { # hyperfine JSON, command index → median seconds
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
+}
+
+rows=()
+details=()
+for case in "${cases[@]}"; do
+    IFS='|' read -r name gen_args target peer <<<"$case"
+    file="$work/$name.${name%%-*}"
+    case $name in
+        u64le) file="$work/$name.u64" ;;
+        dec-*) file="$work/$name.dec" ;;
+    esac
+    echo "== $name: generating $size" >&2
+    # shellcheck disable=SC2086 # gen_args is a list of words
+    gen_summary=$("$bin" gen $gen_args --json -o "$file" 2>&1 >/dev/null)
+    file_bytes=$(stat -c %s "$file")
+    expected_bits=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["nim_sum_bit_length"])' "$gen_summary")
+
+    # The page cache drops idle pages after about a minute: read the file
+    # right before every timed run.
+    commands=("cat $file > /dev/null" "$bin analyze --json $file > /dev/null")
+    if [ "$peer" != - ]; then
+        commands+=("python3 -c '$peer_script' $file $peer > /dev/null")
+    fi
+    json="$work/$name.hyperfine.json"
+    hyperfine --style basic --warmup 1 --runs "$runs" \
+        --prepare "cat $file > /dev/null" --export-json "$json" "${commands[@]}" >&2
+
+    cat "$file" >/dev/null
+    report=$("$bin" analyze --json "$file")
+    found_bits=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["nim_sum"]["bit_length"])' "$report")
+    if [ "$found_bits" != "$expected_bits" ]; then
+        echo "error: $name: nimstream found a nim-sum of $found_bits bits, gen wrote $expected_bits" >&2
+        exit 1
+    fi
+    cat "$file" >/dev/null
+    rss_kib=$( { /usr/bin/time -v "$bin" analyze --json "$file" >/dev/null; } 2>&1 |
+        awk -F': ' '/Maximum resident set size/ { print $2 }')
+
+    cat_s=$(median "$json" 0)
+    ns_s=$(median "$json" 1)
+    peer_cell="–"
+    if [ "$peer" != - ]; then
+        peer_s=$(median "$json" 2)
+        peer_cell=$(python3 -c 'import sys; s=float(sys.argv[1]); print(f"{s:.2f} s")' "$peer_s")
+    fi
+    rows+=("$(python3 - "$name" "$file_bytes" "$cat_s" "$ns_s" "$target" "$rss_kib" "$peer_cell" <<'EOF'
+import sys
+name, size, cat_s, ns_s, target, rss_kib, peer = sys.argv[1:]
+size, cat_s, ns_s, target = int(size), float(cat_s), float(ns_s), float(target)
+ratio = cat_s / ns_s
+rss = int(rss_kib) / 1024
+met = "yes" if ratio >= target and rss <= 128 else "no"
+print(f"| {name} | {size / 2**20:.0f} MiB | {cat_s * 1000:.0f} ms | {ns_s * 1000:.0f} ms "
+      f"| {size / ns_s / 1e9:.2f} GB/s | {ratio:.3f} | ≥ {target} | {rss:.0f} MiB | {peer} | {met} |")
+EOF
+)")
+    details+=("- \`$name\`: \`nimstream gen $gen_args\` → $gen_summary; analyze found a nim-sum of $found_bits bits")
+    [ "${KEEP_DATA:-0}" = 1 ] || rm -f "$file"
+done
+
+cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
+{
+    echo "# nimstream against cat"
+    echo
+    echo "Written by \`bench/compare.sh $size\` on $(date -u +%Y-%m-%d) (UTC)."
+    echo "Each command ran $runs times after one warm-up, with \`cat FILE > /dev/null\`"
+    echo "before every run so the file is in the page cache; times are medians"
+    echo "from hyperfine. The ratio is nimstream's throughput over cat's"
+    echo "(cat's median time over nimstream's) from the same run. Peak RSS is"
+    echo "\`/usr/bin/time -v\` of one \`nimstream analyze --json FILE\`."
+    echo
+    echo "| input | size | cat | nimstream | nimstream throughput | ratio to cat | target | peak RSS | python3 int() XOR | target met |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+    echo
+    echo "## Machine and tools"
+    echo
+    echo "- CPU: $cpu; nproc: $(nproc); memory: $(free -g | awk '/^Mem:/ { print $2 }') GiB"
+    echo "- kernel: $(uname -r)"
+    echo "- nimstream: $("$bin" --version) (commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)); $(rustc --version)"
+    echo "- $(hyperfine --version); $(python3 --version)"
+    echo
+    echo "## Inputs and answers"
+    echo
+    printf '%s\n' "${details[@]}"
+} >"$results"
+echo "wrote $results" >&2
+cat "$results"

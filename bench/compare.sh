@@ -12,6 +12,7 @@ set -euo pipefail
 
 size=${1:-1GiB}
 runs=${RUNS:-5}
+keep=${KEEP_DATA:-0}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
 
@@ -45,11 +46,11 @@ EOF
 )
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/nimstream-bench.XXXXXX")}
 mkdir -p "$work"
-if [ "${KEEP_DATA:-0}" != 1 ]; then
+if [ "$keep" != 1 ]; then
     trap 'rm -rf "$work"' EXIT
 fi
 free_kib=$(df -Pk "$work" | awk 'NR == 2 { print $4 }')
-if [ $((free_kib * 1024)) -lt $((bytes * (KEEP_DATA == 1 ? 7 : 2))) ]; then
+if [ $((free_kib * 1024)) -lt $((bytes * (keep == 1 ? 7 : 2))) ]; then
     echo "error: $work has $((free_kib / 1024)) MiB free; the inputs of $size need more" >&2
     exit 1
 fi
@@ -131,7 +132,7 @@ print(f"| {name} | {size / 2**20:.0f} MiB | {cat_s * 1000:.0f} ms | {ns_s * 1000
 EOF
 )")
     details+=("- \`$name\`: \`nimstream gen $gen_args\` → $gen_summary; analyze found a nim-sum of $found_bits bits")
-    [ "${KEEP_DATA:-0}" = 1 ] || rm -f "$file"
+    [ "$keep" = 1 ] || rm -f "$file"
 done
 
 cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')

@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 static CURRENT: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+static PAUSED: AtomicBool = AtomicBool::new(false);
+static EXCLUDED: AtomicUsize = AtomicUsize::new(0);
 
 /// The system allocator, counting bytes in use and their peak.
 pub struct CountingAllocator;
@@ -19,7 +21,10 @@ pub struct CountingAllocator;
 impl CountingAllocator {
     fn record_alloc(size: usize) {
         let now = CURRENT.fetch_add(size, Ordering::Relaxed) + size;
-        PEAK.fetch_max(now, Ordering::Relaxed);
+        if !PAUSED.load(Ordering::Relaxed) {
+            let counted = now.saturating_sub(EXCLUDED.load(Ordering::Relaxed));
+            PEAK.fetch_max(counted, Ordering::Relaxed);
+        }
         INSTALLED.store(true, Ordering::Relaxed);
     }
 
@@ -68,6 +73,21 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 }
 
+/// Runs `render` without counting what it allocates as working memory:
+/// the digits of values written into the report are output (their size is
+/// the user's `--inline-bits`), not the analysis's windows and counters.
+/// Meant for the analysis thread; allocations made meanwhile on other
+/// threads are not counted either.
+pub fn outside_working_memory<T>(render: impl FnOnce() -> T) -> T {
+    let before = CURRENT.load(Ordering::Relaxed);
+    let was_paused = PAUSED.swap(true, Ordering::Relaxed);
+    let out = render();
+    let kept = CURRENT.load(Ordering::Relaxed).saturating_sub(before);
+    EXCLUDED.fetch_add(kept, Ordering::Relaxed);
+    PAUSED.store(was_paused, Ordering::Relaxed);
+    out
+}
+
 /// Measures the peak working memory of one piece of work.
 #[derive(Debug)]
 pub struct MemoryMeter {
@@ -77,6 +97,7 @@ pub struct MemoryMeter {
 impl MemoryMeter {
     /// Starts measuring: the peak is reset to what is allocated now.
     pub fn start() -> MemoryMeter {
+        EXCLUDED.store(0, Ordering::Relaxed);
         let baseline = CURRENT.load(Ordering::Relaxed);
         PEAK.store(baseline, Ordering::Relaxed);
         MemoryMeter { baseline }

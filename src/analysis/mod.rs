@@ -6,6 +6,7 @@
 //! Each returns a [`Report`] with the same facts the command line prints.
 
 mod budget;
+mod holders;
 mod passes;
 pub mod rules;
 mod stream;

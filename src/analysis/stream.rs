@@ -8,6 +8,7 @@
 //! the first holder of the msb, so it is among them).
 
 use super::budget::{MemoryBudget, STREAM_LOG_WINDOW_BITS};
+use super::holders::{FirstHolders, KeptHeap};
 use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
 use super::values::{
@@ -68,55 +69,6 @@ impl BitCounts {
     }
 }
 
-/// A heap kept whole because the move may be played on it.
-#[derive(Debug)]
-struct KeptHeap {
-    pos: HeapPos,
-    line: Option<u64>,
-    limbs: Vec<u64>,
-}
-
-/// Heaps that were the first to hold some bit position.
-#[derive(Debug, Default)]
-struct FirstHolders {
-    covered: Vec<u64>,
-    full_limbs: usize,
-    kept: Vec<KeptHeap>,
-}
-
-impl FirstHolders {
-    /// Whether `value` holds a bit no earlier heap held.
-    fn holds_new_bit(&self, value: &HeapValue<'_>) -> bool {
-        let limbs = value.bit_length().div_ceil(64) as usize;
-        (self.full_limbs..limbs)
-            .any(|j| value.limb(j as u64) & !self.covered.get(j).unwrap_or(&0) != 0)
-    }
-
-    fn offer(&mut self, pos: HeapPos, line: Option<u64>, value: &HeapValue<'_>) {
-        if !self.holds_new_bit(value) {
-            return;
-        }
-        let limbs = value.to_limbs();
-        if self.covered.len() < limbs.len() {
-            self.covered.resize(limbs.len(), 0);
-        }
-        for (c, l) in self.covered.iter_mut().zip(&limbs) {
-            *c |= l;
-        }
-        while self.covered.get(self.full_limbs) == Some(&u64::MAX) {
-            self.full_limbs += 1;
-        }
-        self.kept.push(KeptHeap { pos, line, limbs });
-    }
-
-    fn first_with_bit(&self, position: u64) -> Option<&KeptHeap> {
-        let (limb, bit) = ((position / 64) as usize, position % 64);
-        self.kept
-            .iter()
-            .find(|k| k.limbs.get(limb).is_some_and(|w| w >> bit & 1 == 1))
-    }
-}
-
 /// Line numbers of a stream read in chunks.
 #[derive(Debug, Default)]
 struct LineTracker {
@@ -169,7 +121,7 @@ pub fn analyze_stream(
         MemoryBudget::Bytes(bytes) => bytes.saturating_mul(8),
     };
     let chunk = match options.memory {
-        MemoryBudget::Log => 4096,
+        MemoryBudget::Log => 1024,
         MemoryBudget::Bytes(bytes) => bytes.clamp(4096, 1 << 20) as usize,
     };
     let mut state = StreamState {
@@ -296,7 +248,9 @@ impl StreamState {
         if !self.track_moves {
             return Ok(());
         }
-        self.holders.offer(pos, line, &heap.value);
+        self.holders
+            .offer(pos, line, &heap.value)
+            .map_err(|e| Error::io(self.name.clone(), e))?;
         if !was_big && self.survey.first_big.is_some() {
             self.first_big = Some(KeptHeap {
                 pos,
@@ -311,8 +265,9 @@ impl StreamState {
     }
 
     /// Applies the rules to what the pass kept.
-    fn finish(self, options: &Options, bytes: u64) -> Result<Facts, Error> {
-        let g = self.counts.nim_sum();
+    fn finish(mut self, options: &Options, bytes: u64) -> Result<Facts, Error> {
+        let bit_counts = std::mem::take(&mut self.counts);
+        let g = bit_counts.nim_sum();
         let top = g.iter().rposition(|&w| w != 0);
         let msb = top.map(|t| 64 * t as u64 + 63 - u64::from(g[t].leading_zeros()));
         let counts = self.survey.counts();
@@ -331,7 +286,7 @@ impl StreamState {
             (Some(0).filter(|_| winner == Player::Second), None)
         } else {
             let plan = rules::move_plan(options.rule, counts, msb.is_some());
-            let holders = msb.map_or(0, |m| self.counts.count(m));
+            let holders = msb.map_or(0, |m| bit_counts.count(m));
             let moves = rules::winning_moves(plan, counts, holders);
             (Some(moves), self.play(plan, msb, g, options)?)
         };
@@ -349,7 +304,7 @@ impl StreamState {
     }
 
     fn play(
-        &self,
+        &mut self,
         plan: MovePlan,
         msb: Option<u64>,
         g: &[u64],
@@ -362,6 +317,7 @@ impl StreamState {
                 let kept = self
                     .holders
                     .first_with_bit(msb)
+                    .map_err(|e| Error::io(self.name.clone(), e))?
                     .expect("some heap holds the msb");
                 let target: Vec<u64> = (0..kept.limbs.len().max(g.len()))
                     .map(|j| kept.limbs.get(j).unwrap_or(&0) ^ g.get(j).unwrap_or(&0))
@@ -369,7 +325,7 @@ impl StreamState {
                 (kept, target)
             }
             MovePlan::SingleBig { target } => {
-                (self.first_big.as_ref().expect("one big heap"), vec![target])
+                (self.first_big.clone().expect("one big heap"), vec![target])
             }
             MovePlan::TakeOne => {
                 let pos = self.survey.first_one.expect("some heap is 1");
@@ -381,7 +337,7 @@ impl StreamState {
                 return Ok(Some(describe(&one, &[0], options)?));
             }
         };
-        Ok(Some(describe(kept, &target, options)?))
+        Ok(Some(describe(&kept, &target, options)?))
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::encode::limb_binary_digits;
 use crate::error::Error;
 use crate::input::HeapValue;
+use crate::memory::outside_working_memory;
 use crate::output::AtomicFile;
 use crate::report::Value;
 use num_bigint::BigUint;
@@ -118,11 +119,14 @@ pub fn value_from_limbs(bit_length: u64, limbs: &[u64], inline_bits: u64) -> Val
         };
     }
     let used = bit_length.div_ceil(64) as usize;
-    let number = limbs_to_biguint(&limbs[..used]);
+    let (hex, dec) = outside_working_memory(|| {
+        let number = limbs_to_biguint(&limbs[..used]);
+        (number.to_str_radix(16), number.to_string())
+    });
     Value {
         bit_length,
-        hex: Some(number.to_str_radix(16)),
-        dec: Some(number.to_string()),
+        hex: Some(hex),
+        dec: Some(dec),
     }
 }
 

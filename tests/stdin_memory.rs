@@ -1,0 +1,56 @@
+//! Standard input is read once, so the move's candidates are kept as the
+//! pass goes; an adversarial stream (every heap the first to hold a bit)
+//! must still stay within the working-memory bound, spilling to disk.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn analyze_stdin(input: &[u8], format: &str, memory: &str) -> serde_json::Value {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args([
+            "analyze", "-", "--json", "--format", format, "--memory", memory,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Heaps 2^0, 2^1, …, 2^(count−1) in hex, one per line.
+fn powers_of_two_hex(count: usize) -> Vec<u8> {
+    let mut text = String::new();
+    for k in 0..count {
+        let digit = ["1", "2", "4", "8"][k % 4];
+        text.push_str(digit);
+        text.push_str(&"0".repeat(k / 4));
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+fn assert_last_heap_is_the_move(report: &serde_json::Value, count: u64) {
+    assert_eq!(report["move"]["heap"], count - 1);
+    assert_eq!(report["winning_moves"], 1);
+    assert_eq!(report["nim_sum"]["bit_length"], count);
+    assert_eq!(report["move"]["to"]["bit_length"], count - 1);
+}
+
+#[test]
+fn every_heap_a_candidate_stays_within_the_log_bound() {
+    let report = analyze_stdin(&powers_of_two_hex(4096), "hex", "log");
+    assert_last_heap_is_the_move(&report, 4096);
+    let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
+    assert!(used <= 16 * 1024, "{used} bytes under --memory log");
+}
+
+#[test]
+fn every_heap_a_candidate_stays_within_a_small_budget() {
+    let report = analyze_stdin(&powers_of_two_hex(512), "hex", "64");
+    assert_last_heap_is_the_move(&report, 512);
+    let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
+    assert!(used <= 64 + 16 * 1024, "{used} bytes under --memory 64");
+}

@@ -17,7 +17,7 @@
 use crate::analysis::{detect, STDIN_NAME};
 use crate::encode::{self, EncodeError};
 use crate::error::{Error, ParseError};
-use crate::input::source::{self, Source};
+use crate::input::source::{self, MappedFile, Source};
 use crate::input::{line_and_column, Format, Heap, HeapScanner, Scanner};
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
@@ -34,7 +34,7 @@ pub struct Input {
 
 /// The bytes of an [`Input`].
 enum InputData {
-    Mapped(memmap2::Mmap),
+    Mapped(MappedFile),
     Owned(Vec<u8>),
 }
 
@@ -58,9 +58,9 @@ impl Input {
             Some(format) => format,
             None => detect(path, &shown)?,
         };
-        let data = match source::open(path, &shown)? {
-            Source::Mapped(map) => InputData::Mapped(map),
-            Source::Empty => InputData::Owned(Vec::new()),
+        let data = match source::open(path, &shown, true)? {
+            Source::Mapped(file) => InputData::Mapped(file),
+            Source::Reread(file) => InputData::Owned(read_all(&mut file.stamp().file(), &shown)?),
             Source::Stream(mut reader) => InputData::Owned(read_all(&mut reader, &shown)?),
         };
         Ok(Input {
@@ -86,7 +86,7 @@ impl Input {
 
     fn bytes(&self) -> &[u8] {
         match &self.data {
-            InputData::Mapped(map) => map,
+            InputData::Mapped(file) => file.map(),
             InputData::Owned(data) => data,
         }
     }
@@ -157,12 +157,20 @@ where
         visit(index, &heap)?;
         index += 1;
     }
+    if let InputData::Mapped(file) = &input.data {
+        file.stamp().check()?;
+    }
     Ok(index)
 }
 
 impl Input {
     /// The error for bytes that are not a valid instance.
     fn parse_error(&self, error: ParseError) -> Error {
+        if let InputData::Mapped(file) = &self.data {
+            if let Err(changed) = file.stamp().check() {
+                return changed;
+            }
+        }
         self.error_at(error.offset, error.message)
     }
 

@@ -6,12 +6,15 @@ use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
 use clap::Parser;
 use nimstream::cli::{run, Cli};
 use nimstream::memory::CountingAllocator;
+use nimstream::output::remove_partial_outputs_on_interrupt;
 use std::process::ExitCode;
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 fn main() -> ExitCode {
+    // Ctrl-C must not leave half-written output files behind.
+    remove_partial_outputs_on_interrupt();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Usage errors are one `error:` line, like every other error: the

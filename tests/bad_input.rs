@@ -491,6 +491,22 @@ fn every_malformed_file_with_an_explicit_format_fails_the_same() {
 }
 
 #[test]
+fn every_malformed_file_read_without_a_map_fails_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, case) in all_cases().iter().enumerate() {
+        let path = dir
+            .path()
+            .join(format!("case{i}.{}", extension(case.format)));
+        std::fs::write(&path, &case.bytes).unwrap();
+        let shown = path.display().to_string();
+        let context = format!("{} (--no-mmap)", case.what);
+        let output = nimstream(&["analyze", &shown, "--no-mmap", "--memory", "64"], None);
+        let line = error_line(&output, 1, &context);
+        check_error(case, &line, &shown, &context);
+    }
+}
+
+#[test]
 fn every_malformed_stream_is_one_error_line_naming_stdin() {
     for case in all_cases() {
         let context = format!("{} (stdin)", case.what);
@@ -515,6 +531,47 @@ fn a_missing_file_is_an_io_error_naming_it() {
     let line = error_line(&output, 1, "missing file");
     assert!(line.starts_with(&format!("error: {shown}: ")), "{line}");
     assert!(line.to_lowercase().contains("no such file"), "{line}");
+}
+
+#[test]
+fn a_file_without_read_permission_is_an_io_error_naming_it() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = dir.path().join("secret.dec");
+    std::fs::write(&path, b"3 4 5\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads any file: run the binary as `nobody` then.
+    // SAFETY: `geteuid` has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let shown = path.display().to_string();
+    for extra in [&[][..], &["--no-mmap"], &["--format", "dec"]] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_nimstream"));
+        command.args([&["analyze", shown.as_str()][..], extra].concat());
+        if root {
+            // SAFETY: runs in the child between fork and exec, and only
+            // calls the async-signal-safe `setgid` and `setuid`.
+            unsafe {
+                command.pre_exec(|| {
+                    if libc::setgid(65534) != 0 || libc::setuid(65534) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let output = match command.output() {
+            Ok(output) => output,
+            Err(e) => {
+                eprintln!("skipped: cannot run the binary as user nobody: {e}");
+                return;
+            }
+        };
+        let line = error_line(&output, 1, "unreadable file");
+        assert!(line.starts_with(&format!("error: {shown}: ")), "{line}");
+        assert!(line.to_lowercase().contains("permission denied"), "{line}");
+    }
 }
 
 #[test]

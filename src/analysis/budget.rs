@@ -42,6 +42,18 @@ impl MemoryBudget {
     }
 }
 
+impl MemoryBudget {
+    /// The size of a read buffer for a pass over a stream or a file read
+    /// without a map: the budget within 4 KiB .. 1 MiB, or 4 KiB under
+    /// `log`. It grows only when a heap is longer.
+    pub fn read_chunk_bytes(self) -> usize {
+        match self {
+            MemoryBudget::Log => 4096,
+            MemoryBudget::Bytes(bytes) => bytes.clamp(4096, 1 << 20) as usize,
+        }
+    }
+}
+
 impl FromStr for MemoryBudget {
     type Err = String;
 

@@ -6,6 +6,7 @@
 //! Each returns a [`Report`] with the same facts the command line prints.
 
 mod budget;
+mod bulk;
 mod holders;
 mod passes;
 pub mod rules;
@@ -46,6 +47,9 @@ pub struct Options {
     pub move_out: Option<PathBuf>,
     /// Worker threads.
     pub threads: usize,
+    /// Read regular files with plain reads instead of a memory map (each
+    /// pass reads the file again).
+    pub no_mmap: bool,
 }
 
 impl Default for Options {
@@ -59,6 +63,7 @@ impl Default for Options {
             nim_sum_out: None,
             move_out: None,
             threads: 1,
+            no_mmap: false,
         }
     }
 }
@@ -106,15 +111,17 @@ pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
     };
     let started = Instant::now();
     let meter = MemoryMeter::start();
-    let (facts, bytes) = match source::open(path, &shown)? {
-        Source::Mapped(map) => (
-            passes::SliceRun::with_map(&map, format, &shown, options).run()?,
-            map.len() as u64,
-        ),
-        Source::Empty => (
-            passes::SliceRun::new(&[], format, &shown, options).run()?,
-            0,
-        ),
+    let (facts, bytes) = match source::open(path, &shown, !options.no_mmap)? {
+        Source::Mapped(file) => {
+            let facts = passes::SliceRun::with_map(&file, format, &shown, options).run()?;
+            file.stamp().check()?;
+            (facts, file.map().len() as u64)
+        }
+        Source::Reread(file) => {
+            let facts = passes::SliceRun::with_reread(&file, format, &shown, options).run()?;
+            file.stamp().check()?;
+            (facts, file.stamp().len_at_open())
+        }
         Source::Stream(mut reader) => {
             let facts = stream::analyze_stream(&mut reader, format, &shown, options)?;
             let bytes = facts.bytes_scanned;

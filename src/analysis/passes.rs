@@ -9,6 +9,7 @@
 //! nim-sum and the target stream out to their files top-down and no
 //! window is ever held twice.
 
+use super::bulk::{self, Piece};
 use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
 use super::values::{
@@ -16,11 +17,12 @@ use super::values::{
 };
 use super::{Facts, Options};
 use crate::error::{Error, ParseError};
-use crate::input::source::{release_pages, RELEASE_STEP_BYTES};
-use crate::input::{line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner};
+use crate::input::source::{release_pages, MappedFile, RereadFile, RELEASE_STEP_BYTES};
+use crate::input::watch::{self, Stamp};
+use crate::input::{Format, Heap, HeapScanner, HeapValue, PageReleaser, Scanner};
 use crate::nimsum::{GrowingAccumulator, WindowAccumulator};
 use crate::report::{Move, Value};
-use memmap2::Mmap;
+use std::convert::Infallible;
 
 /// The state of one analysis of one slice.
 pub struct SliceRun<'d, 'o> {
@@ -30,7 +32,19 @@ pub struct SliceRun<'d, 'o> {
     options: &'o Options,
     passes: u64,
     bytes_scanned: u64,
-    map: Option<&'d Mmap>,
+    origin: Origin<'d>,
+}
+
+/// Where the bytes of a run live.
+#[derive(Clone, Copy)]
+enum Origin<'d> {
+    /// In memory: `data` is all there is.
+    Memory,
+    /// In a mapped file (`data` is the map): pages are released as passes
+    /// move on, and the file is checked for changes after each pass.
+    Mapped(&'d MappedFile),
+    /// In a file read again on each pass (`data` is empty).
+    Reread(&'d RereadFile),
 }
 
 /// The move's heap, once found, and what streams out of it.
@@ -40,6 +54,7 @@ struct XorMove<'d> {
     x: HeapValue<'d>,
     target: TopDownValue,
     remove: RemoveLength,
+    pages: PageReleaser<'d>,
 }
 
 impl<'d, 'o> SliceRun<'d, 'o> {
@@ -52,21 +67,64 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             options,
             passes: 0,
             bytes_scanned: 0,
-            map: None,
+            origin: Origin::Memory,
         }
     }
 
     /// Reads from a memory map whose pages are released as passes move on.
-    pub fn with_map(map: &'d Mmap, format: Format, name: &'o str, options: &'o Options) -> Self {
+    pub fn with_map(
+        file: &'d MappedFile,
+        format: Format,
+        name: &'o str,
+        options: &'o Options,
+    ) -> Self {
         SliceRun {
-            map: Some(map),
-            ..SliceRun::new(map, format, name, options)
+            origin: Origin::Mapped(file),
+            ..SliceRun::new(file.map(), format, name, options)
+        }
+    }
+
+    /// Reads a file with plain reads, again on each pass (`--no-mmap`).
+    pub fn with_reread(
+        file: &'d RereadFile,
+        format: Format,
+        name: &'o str,
+        options: &'o Options,
+    ) -> Self {
+        SliceRun {
+            origin: Origin::Reread(file),
+            ..SliceRun::new(&[], format, name, options)
+        }
+    }
+
+    /// The size of the input in bytes.
+    fn len(&self) -> u64 {
+        match self.origin {
+            Origin::Reread(file) => file.stamp().len_at_open(),
+            _ => self.data.len() as u64,
+        }
+    }
+
+    /// Releases the pages of a mapped input behind a pass.
+    fn pages(&self) -> PageReleaser<'d> {
+        match self.origin {
+            Origin::Mapped(file) => PageReleaser::of(file.map()),
+            _ => PageReleaser::NONE,
+        }
+    }
+
+    /// The file's size and modification time at open, when it is a file.
+    fn stamp(&self) -> Option<&'d Stamp> {
+        match self.origin {
+            Origin::Memory => None,
+            Origin::Mapped(file) => Some(file.stamp()),
+            Origin::Reread(file) => Some(file.stamp()),
         }
     }
 
     /// Runs the whole analysis.
     pub fn run(mut self) -> Result<Facts, Error> {
-        let window_limbs = self.options.memory.window_limbs(self.data.len() as u64);
+        let window_limbs = self.options.memory.window_limbs(self.len());
         let (survey, whole) = self.survey(window_limbs)?;
         let counts = survey.counts();
         let winner_needs_nim_sum = !(self.options.rule == rules::Rule::Misere && counts.big <= 1);
@@ -146,11 +204,23 @@ impl<'d, 'o> SliceRun<'d, 'o> {
     /// Pass 1: counts, the longest heap, and the whole nim-sum if it fits
     /// in one window.
     fn survey(&mut self, window_limbs: u64) -> Result<(Survey, Option<WindowAccumulator>), Error> {
+        if let Some(width) = self.bulk_width() {
+            let (survey, xor) = bulk::survey(self.data, width, Piece::default(), self.pages())
+                .map_err(|e| self.input_error(e))?;
+            self.end_bulk_pass()?;
+            let limbs = if survey.max_bit_length > 0 {
+                vec![xor]
+            } else {
+                Vec::new()
+            };
+            return Ok((survey, Some(WindowAccumulator::from_limbs(0, limbs))));
+        }
         let mut survey = Survey::default();
         let mut nim_sum = GrowingAccumulator::new(window_limbs);
+        let pages = self.pages();
         self.for_each_heap(|index, heap| {
             survey.record(index, heap);
-            nim_sum.xor(&heap.value);
+            nim_sum.xor(&heap.value, pages);
         })?;
         Ok((survey, nim_sum.finish()))
     }
@@ -158,7 +228,8 @@ impl<'d, 'o> SliceRun<'d, 'o> {
     /// One pass computing the nim-sum's limbs `first .. first + len`.
     fn window_pass(&mut self, first: u64, len: usize) -> Result<WindowAccumulator, Error> {
         let mut window = WindowAccumulator::new(first, len);
-        self.for_each_heap(|_, heap| window.xor(&heap.value))?;
+        let pages = self.pages();
+        self.for_each_heap(|_, heap| window.xor(&heap.value, pages))?;
         Ok(window)
     }
 
@@ -170,17 +241,14 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         window: &WindowAccumulator,
         capture: u64,
     ) -> Result<XorMove<'d>, Error> {
-        let mut holders = 0;
-        let mut first = None;
-        self.for_each_heap(|index, heap| {
-            if heap.value.bit(msb) {
-                holders += 1;
-                first.get_or_insert(HeapPos {
-                    index,
-                    offset: heap.offset,
-                });
+        let (holders, first) = match self.bulk_width() {
+            Some(width) => {
+                let found = bulk::holders(self.data, width, msb, Piece::default(), self.pages());
+                self.end_bulk_pass()?;
+                found
             }
-        })?;
+            None => self.scan_holders(msb)?,
+        };
         let pos = first.expect("the msb of the nim-sum is set in some heap");
         let x = self.heap_at(pos.offset)?.value;
         let file = match &self.options.move_out {
@@ -189,16 +257,34 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         };
         let mut target = TopDownValue::new(capture, file);
         let above = window.first_limb() + window.limbs().len() as u64;
-        for index in (above..x.bit_length().div_ceil(64)).rev() {
-            target.push(index, x.limb(index))?;
-        }
+        self.pages()
+            .in_steps(&x, above..x.bit_length().div_ceil(64), |limbs| {
+                limbs.rev().try_for_each(|i| target.push(i, x.limb(i)))
+            })?;
         Ok(XorMove {
             pos,
             holders,
             x,
             target,
             remove: RemoveLength::default(),
+            pages: self.pages(),
         })
+    }
+
+    /// A pass counting the heaps whose bit `bit` is set, and finding the first.
+    fn scan_holders(&mut self, bit: u64) -> Result<(u64, Option<HeapPos>), Error> {
+        let mut holders = 0;
+        let mut first = None;
+        self.for_each_heap(|index, heap| {
+            if heap.value.bit(bit) {
+                holders += 1;
+                first.get_or_insert(HeapPos {
+                    index,
+                    offset: heap.offset,
+                });
+            }
+        })?;
+        Ok((holders, first))
     }
 
     /// The deterministic winning move of SPEC section 1, and how many heaps
@@ -244,7 +330,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         };
         let from = heap_value_report(&m.x, inline);
         let to = m.target.finish(inline)?;
-        Ok(self.describe_move(m.pos, from, to, remove))
+        self.describe_move(m.pos, from, to, remove)
     }
 
     /// A misère move leaving 0 or 1 on the heap at `pos`.
@@ -258,29 +344,42 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         }
         let from = heap_value_report(&x, inline);
         let to = value_from_limbs(64 - u64::from(target.leading_zeros()), &[target], inline);
-        let remove = subtract_small(&x, target, inline);
-        Ok(self.describe_move(pos, from, to, remove))
+        let remove = subtract_small(&x, target, inline, self.pages());
+        self.describe_move(pos, from, to, remove)
     }
 
-    fn describe_move(&self, pos: HeapPos, from: Value, to: Value, remove: Value) -> Move {
-        let line = self
-            .format
-            .is_text()
-            .then(|| line_and_column(self.data, pos.offset as usize).0);
-        Move {
+    fn describe_move(
+        &self,
+        pos: HeapPos,
+        from: Value,
+        to: Value,
+        remove: Value,
+    ) -> Result<Move, Error> {
+        Ok(Move {
             heap: pos.index,
             offset: pos.offset,
-            line,
+            line: self.line_of(pos.offset)?,
             from,
             to,
             remove,
-        }
+        })
     }
 
     /// Visits every heap in order, counting a pass and its bytes.
-    fn for_each_heap(&mut self, mut visit: impl FnMut(u64, &Heap<'d>)) -> Result<u64, Error> {
+    /// A file is checked for changes at the end of each pass.
+    fn for_each_heap(&mut self, mut visit: impl FnMut(u64, &Heap<'_>)) -> Result<u64, Error> {
         self.passes += 1;
-        let mut scanner = Scanner::new(self.format, self.data, 0);
+        if let Origin::Reread(file) = self.origin {
+            let mut index = 0;
+            let chunk = self.options.memory.read_chunk_bytes();
+            self.bytes_scanned += file.for_each_heap(self.format, chunk, |heap| {
+                visit(index, heap);
+                index += 1;
+            })?;
+            file.stamp().check()?;
+            return Ok(index);
+        }
+        let mut scanner = Scanner::new(self.format, self.data, 0).releasing(self.pages());
         let mut index = 0;
         let mut released = 0;
         while let Some(heap) = scanner.next_heap().map_err(|e| self.input_error(e))? {
@@ -294,29 +393,71 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         }
         self.release(released, self.data.len());
         self.bytes_scanned += self.data.len() as u64;
+        if let Some(stamp) = self.stamp() {
+            stamp.check()?;
+        }
         Ok(index)
+    }
+
+    /// The element width when the input is a raw array in memory or in a
+    /// map, which the passes read in bulk ([`bulk`]).
+    fn bulk_width(&self) -> Option<usize> {
+        match self.origin {
+            Origin::Reread(_) => None,
+            _ => self.format.raw_width(),
+        }
+    }
+
+    /// Counts a pass that read all of `data` in bulk, and checks the file.
+    fn end_bulk_pass(&mut self) -> Result<(), Error> {
+        self.passes += 1;
+        self.bytes_scanned += self.data.len() as u64;
+        match self.stamp() {
+            Some(stamp) => stamp.check(),
+            None => Ok(()),
+        }
     }
 
     /// Releases the mapped pages of `start..end`, when reading a map.
     fn release(&self, start: usize, end: usize) {
-        if let Some(map) = self.map {
-            release_pages(map, start, end);
+        if let Origin::Mapped(file) = self.origin {
+            release_pages(file.map(), start, end);
         }
     }
 
     /// Reads the one heap that starts at `offset` (already validated).
     fn heap_at(&mut self, offset: u64) -> Result<Heap<'d>, Error> {
+        if let Origin::Reread(file) = self.origin {
+            return file.heap_at(self.format, offset);
+        }
         let start = offset as usize;
-        let mut scanner = Scanner::new(self.format, &self.data[start..], offset);
+        let mut scanner =
+            Scanner::new(self.format, &self.data[start..], offset).releasing(self.pages());
         let heap = scanner.next_heap().map_err(|e| self.input_error(e))?;
-        Ok(heap.expect("a heap was found at this offset before"))
+        heap.ok_or_else(|| watch::changed(self.name, "a heap read before is gone"))
     }
 
+    /// The line of `offset`, for the text formats.
+    fn line_of(&self, offset: u64) -> Result<Option<u64>, Error> {
+        if !self.format.is_text() {
+            return Ok(None);
+        }
+        let (line, _) = match self.origin {
+            Origin::Reread(file) => file.line_and_column(offset)?,
+            _ => self.pages().line_and_column(self.data, offset as usize),
+        };
+        Ok(Some(line))
+    }
+
+    /// A parse error in a slice; a change of the file explains it first.
     fn input_error(&self, error: ParseError) -> Error {
-        let line_col = self
-            .format
-            .is_text()
-            .then(|| line_and_column(self.data, error.offset as usize));
+        if let Some(Err(changed)) = self.stamp().map(Stamp::check) {
+            return changed;
+        }
+        let line_col = self.format.is_text().then(|| {
+            self.pages()
+                .line_and_column(self.data, error.offset as usize)
+        });
         Error::Input {
             path: self.name.to_string(),
             offset: error.offset,
@@ -330,24 +471,37 @@ impl XorMove<'_> {
     /// Takes one nim-sum window (top-down order): the target's limbs there
     /// are g ⊕ x.
     fn absorb(&mut self, window: &WindowAccumulator) -> Result<(), Error> {
-        for (j, &g) in window.limbs().iter().enumerate().rev() {
-            let index = window.first_limb() + j as u64;
-            let x = self.x.limb(index);
-            self.remove.feed(index, g, x);
-            self.target.push(index, g ^ x)?;
-        }
-        Ok(())
+        let first = window.first_limb();
+        let limbs = first..first + window.limbs().len() as u64;
+        let XorMove {
+            x,
+            target,
+            remove,
+            pages,
+            ..
+        } = self;
+        pages.in_steps(x, limbs, |step| {
+            step.rev().try_for_each(|index| {
+                let g = window.limbs()[(index - first) as usize];
+                let x = x.limb(index);
+                remove.feed(index, g, x);
+                target.push(index, g ^ x)
+            })
+        })
     }
 }
 
-/// `x − s` for s ∈ {0, 1} (x ≥ s), reported.
-pub fn subtract_small(x: &HeapValue<'_>, s: u64, inline_bits: u64) -> Value {
+/// `x − s` for s ∈ {0, 1} (x ≥ s), reported; `pages` releases the input
+/// behind a long heap.
+fn subtract_small(x: &HeapValue<'_>, s: u64, inline_bits: u64, pages: PageReleaser<'_>) -> Value {
     let x_bits = x.bit_length();
-    let power_of_two = x_bits > 0
-        && (0..x_bits.div_ceil(64))
-            .map(|i| x.limb(i).count_ones())
-            .sum::<u32>()
-            == 1;
+    let mut ones = 0u64;
+    let counted = pages.in_steps(x, 0..x_bits.div_ceil(64), |step| {
+        ones += step.map(|i| u64::from(x.limb(i).count_ones())).sum::<u64>();
+        Ok::<(), Infallible>(())
+    });
+    counted.unwrap_or_else(|never| match never {});
+    let power_of_two = ones == 1;
     let bit_length = if s == 1 && power_of_two {
         x_bits - 1
     } else {

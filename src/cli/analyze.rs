@@ -40,6 +40,9 @@ pub struct AnalyzeArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
+    /// Read a regular file with plain reads instead of a memory map (each pass reads it again).
+    #[arg(long)]
+    pub no_mmap: bool,
 }
 
 /// `--format`: a format, or detection.
@@ -73,6 +76,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         nim_sum_out: args.nim_sum_out,
         move_out: args.move_out,
         threads,
+        no_mmap: args.no_mmap,
     };
     let report = analyze_path(&args.file, &options)?;
     let text = if args.json {

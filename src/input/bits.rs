@@ -1,6 +1,7 @@
 //! `bits`: whitespace-separated tokens of ASCII `0`/`1`, most significant
 //! bit first.
 
+use super::pages::PageReleaser;
 use super::token::{scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
@@ -10,12 +11,23 @@ pub struct BitsScanner<'a> {
     data: &'a [u8],
     pos: usize,
     base: u64,
+    pages: PageReleaser<'a>,
 }
 
 impl<'a> BitsScanner<'a> {
     /// A scanner over `data`, whose first byte is at absolute offset `base`.
     pub fn new(data: &'a [u8], base: u64) -> Self {
-        BitsScanner { data, pos: 0, base }
+        BitsScanner {
+            data,
+            pos: 0,
+            base,
+            pages: PageReleaser::NONE,
+        }
+    }
+
+    /// Releases the pages of long heaps with `pages` as they are checked.
+    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+        BitsScanner { pages, ..self }
     }
 }
 
@@ -33,6 +45,7 @@ impl<'a> HeapScanner<'a> for BitsScanner<'a> {
             self.base,
             Digits::Binary,
             "a binary digit ('0' or '1') or whitespace",
+            self.pages,
         )?;
         self.pos = end;
         Ok(Some(Heap {
@@ -64,6 +77,21 @@ mod tests {
         assert_eq!(
             found,
             vec![(1, b"11".to_vec()), (5, b"".to_vec()), (8, b"1".to_vec())]
+        );
+    }
+
+    #[test]
+    fn tokens_longer_than_a_release_step_are_checked_to_the_end() {
+        use crate::input::source::RELEASE_STEP_BYTES;
+        let long = RELEASE_STEP_BYTES * 2 + 3;
+        let mut data = vec![b'1'; long];
+        data.extend_from_slice(b" 0");
+        let found = heaps(&data).unwrap();
+        assert_eq!((found[0].1.len(), found[1].0), (long, long as u64 + 1));
+        data[RELEASE_STEP_BYTES + 9] = b'2';
+        assert_eq!(
+            heaps(&data).unwrap_err().offset,
+            RELEASE_STEP_BYTES as u64 + 9
         );
     }
 

@@ -3,6 +3,7 @@
 //! Tokens of up to 38 significant digits become a 128-bit word; longer ones
 //! are converted to binary limbs by num-bigint, once, when the heap is read.
 
+use super::pages::PageReleaser;
 use super::token::{scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
@@ -16,12 +17,23 @@ pub struct DecScanner<'a> {
     data: &'a [u8],
     pos: usize,
     base: u64,
+    pages: PageReleaser<'a>,
 }
 
 impl<'a> DecScanner<'a> {
     /// A scanner over `data`, whose first byte is at absolute offset `base`.
     pub fn new(data: &'a [u8], base: u64) -> Self {
-        DecScanner { data, pos: 0, base }
+        DecScanner {
+            data,
+            pos: 0,
+            base,
+            pages: PageReleaser::NONE,
+        }
+    }
+
+    /// Releases the pages of long heaps with `pages` as they are checked.
+    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+        DecScanner { pages, ..self }
     }
 }
 
@@ -80,6 +92,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
             self.base,
             Digits::Decimal,
             "a decimal digit (0-9) or whitespace",
+            self.pages,
         )?;
         self.pos = end;
         Ok(Some(Heap {

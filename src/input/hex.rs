@@ -1,6 +1,7 @@
 //! `hex`: whitespace-separated tokens of hex digits (either case), with an
 //! optional `0x`/`0X` prefix, most significant digit first.
 
+use super::pages::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
@@ -10,12 +11,23 @@ pub struct HexScanner<'a> {
     data: &'a [u8],
     pos: usize,
     base: u64,
+    pages: PageReleaser<'a>,
 }
 
 impl<'a> HexScanner<'a> {
     /// A scanner over `data`, whose first byte is at absolute offset `base`.
     pub fn new(data: &'a [u8], base: u64) -> Self {
-        HexScanner { data, pos: 0, base }
+        HexScanner {
+            data,
+            pos: 0,
+            base,
+            pages: PageReleaser::NONE,
+        }
+    }
+
+    /// Releases the pages of long heaps with `pages` as they are checked.
+    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+        HexScanner { pages, ..self }
     }
 
     /// The index just past a `0x`/`0X` prefix at `start`, or `start`.
@@ -56,6 +68,7 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
             self.base,
             Digits::Hex,
             "a hex digit (0-9, a-f, A-F) or whitespace",
+            self.pages,
         )?;
         self.pos = end;
         Ok(Some(Heap {

@@ -16,12 +16,16 @@ mod dec;
 mod format;
 mod hex;
 mod nimb;
+pub mod pages;
 mod raw;
 pub mod source;
 mod token;
 mod unary;
+pub mod watch;
 
 pub use format::{Format, NIMB_HEADER};
+pub use pages::PageReleaser;
+pub use raw::trailing_bytes_error;
 
 use crate::error::ParseError;
 use crate::nimsum::limbs;
@@ -138,6 +142,38 @@ impl HeapValue<'_> {
     }
 }
 
+impl<'a> HeapValue<'a> {
+    /// How many input bytes hold one limb, for values that borrow their
+    /// digits from the input (`None` for values held as numbers).
+    pub fn bytes_per_limb(&self) -> Option<usize> {
+        match self {
+            HeapValue::Binary(_) => Some(64),
+            HeapValue::Hex(_) => Some(16),
+            HeapValue::LeBytes(_) => Some(8),
+            HeapValue::Word(_) | HeapValue::Limbs(_) => None,
+        }
+    }
+
+    /// The input bytes that hold limbs `limbs` (empty for values held as
+    /// numbers), so that a pass can release them once it has read them.
+    pub fn limb_bytes(&self, limbs: std::ops::Range<u64>) -> &'a [u8] {
+        let (bytes, per_limb, msb_first) = match *self {
+            HeapValue::Binary(digits) => (digits, 64, true),
+            HeapValue::Hex(digits) => (digits, 16, true),
+            HeapValue::LeBytes(bytes) => (bytes, 8, false),
+            HeapValue::Word(_) | HeapValue::Limbs(_) => return &[],
+        };
+        let len = bytes.len() as u64;
+        let lo = limbs.start.saturating_mul(per_limb).min(len) as usize;
+        let hi = limbs.end.saturating_mul(per_limb).min(len) as usize;
+        if msb_first {
+            &bytes[bytes.len() - hi..bytes.len() - lo]
+        } else {
+            &bytes[lo..hi]
+        }
+    }
+}
+
 /// Bits in the value of one hex digit character (its bit length).
 fn nibble_bits(digit: u8) -> u64 {
     u64::from(8 - limbs::hex_digit_value(digit).leading_zeros())
@@ -181,6 +217,20 @@ impl<'a> Scanner<'a> {
                 raw.raw_width()
                     .expect("the remaining formats are raw arrays"),
             )),
+        }
+    }
+}
+
+impl<'a> Scanner<'a> {
+    /// Releases the pages of long heaps with `pages` as they are checked
+    /// (the formats whose heaps can be long and are read while scanning).
+    pub fn releasing(self, pages: PageReleaser<'a>) -> Scanner<'a> {
+        match self {
+            Scanner::Bits(s) => Scanner::Bits(s.releasing(pages)),
+            Scanner::Hex(s) => Scanner::Hex(s.releasing(pages)),
+            Scanner::Dec(s) => Scanner::Dec(s.releasing(pages)),
+            Scanner::Unary(s) => Scanner::Unary(s.releasing(pages)),
+            other => other,
         }
     }
 }
@@ -235,6 +285,20 @@ mod tests {
         assert_eq!(HeapValue::LeBytes(&[0xff, 0x01]).bit_length(), 9);
         assert_eq!(HeapValue::Limbs(vec![0, 1]).bit_length(), 65);
         assert_eq!(HeapValue::Binary(b"").bit_length(), 0);
+    }
+
+    #[test]
+    fn limb_bytes_are_the_digits_that_limb_reads() {
+        let digits: Vec<u8> = (0..150).map(|i| b'0' + (i % 3 == 0) as u8).collect();
+        let value = HeapValue::Binary(&digits);
+        assert_eq!(value.limb_bytes(0..1), &digits[86..]);
+        assert_eq!(value.limb_bytes(1..3), &digits[..86]);
+        assert_eq!(value.limb_bytes(2..9), &digits[..22]);
+        let hex = HeapValue::Hex(b"123456789abcdef01");
+        assert_eq!(hex.limb_bytes(1..2), b"1");
+        let le = [1u8; 20];
+        assert_eq!(HeapValue::LeBytes(&le).limb_bytes(1..5).len(), 12);
+        assert!(HeapValue::Word(7).limb_bytes(0..1).is_empty());
     }
 
     #[test]

@@ -24,6 +24,18 @@ impl<'a> RawScanner<'a> {
     }
 }
 
+/// The error for `count` bytes at `offset` after the last whole element.
+pub fn trailing_bytes_error(offset: u64, count: usize, width: usize) -> ParseError {
+    ParseError::new(
+        offset,
+        format!(
+            "{count} trailing byte{} after the last whole element; \
+             expected the file size to be a multiple of {width}",
+            if count == 1 { "" } else { "s" },
+        ),
+    )
+}
+
 impl<'a> HeapScanner<'a> for RawScanner<'a> {
     #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
@@ -32,15 +44,10 @@ impl<'a> HeapScanner<'a> for RawScanner<'a> {
             return Ok(None);
         }
         if rest.len() < self.width {
-            return Err(ParseError::new(
+            return Err(trailing_bytes_error(
                 self.base + self.pos as u64,
-                format!(
-                    "{} trailing byte{} after the last whole element; \
-                     expected the file size to be a multiple of {}",
-                    rest.len(),
-                    if rest.len() == 1 { "" } else { "s" },
-                    self.width
-                ),
+                rest.len(),
+                self.width,
             ));
         }
         let value = match self.width {

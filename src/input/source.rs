@@ -1,28 +1,34 @@
-//! Where the bytes come from: a memory map for regular files, streaming
-//! reads for everything else (standard input, pipes, FIFOs).
+//! Where the bytes come from: a memory map (or plain reads) for regular
+//! files, streaming reads for everything else (standard input, pipes, FIFOs).
 //!
 //! Mapping is decided here and nowhere else. A mapped file can be read in
-//! several passes; a stream only once.
+//! several passes; so can a regular file read with plain reads
+//! ([`RereadFile`], for `--no-mmap` or when mapping fails); a stream only
+//! once. Regular files carry a [`Stamp`] so that a change while they are
+//! read is an error, never a wrong report (see [`super::watch`]).
 
-use crate::error::Error;
+use super::watch::{self, MapGuard, Stamp};
+use super::{complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner};
+use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 use std::fs::File;
-use std::io::Read;
+use std::io::{ErrorKind, Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// An opened input.
 pub enum Source {
     /// A regular file, mapped read-only.
-    Mapped(Mmap),
-    /// An empty regular file (which cannot be mapped).
-    Empty,
+    Mapped(MappedFile),
+    /// A regular file read with plain reads, once per pass.
+    Reread(RereadFile),
     /// Anything that can only be read front to back.
     Stream(Box<dyn Read>),
 }
 
-/// Opens `path` (named `display` in errors): maps a regular file, streams
-/// anything else, and refuses a directory.
-pub fn open(path: &Path, display: &str) -> Result<Source, Error> {
+/// Opens `path` (named `display` in errors): maps a regular file (or,
+/// with `mmap` false, prepares plain reads of it), streams anything else,
+/// and refuses a directory.
+pub fn open(path: &Path, display: &str, mmap: bool) -> Result<Source, Error> {
     let file = File::open(path).map_err(|e| Error::io(display, e))?;
     let metadata = file.metadata().map_err(|e| Error::io(display, e))?;
     if metadata.is_dir() {
@@ -34,23 +40,203 @@ pub fn open(path: &Path, display: &str) -> Result<Source, Error> {
     if !metadata.is_file() {
         return Ok(Source::Stream(Box::new(file)));
     }
-    if metadata.len() == 0 {
-        return Ok(Source::Empty);
+    let stamp = Stamp::take(file, display)?;
+    // An empty file cannot be mapped; reading it costs nothing.
+    if !mmap || stamp.len_at_open() == 0 {
+        return Ok(Source::Reread(RereadFile { stamp }));
     }
     // SAFETY: the map is read-only and private to this process. Another
-    // process may still truncate or rewrite the file while it is mapped;
-    // the worst outcome is a SIGBUS or changed bytes, never memory unsafety
-    // in safe code that only reads `&[u8]` without keeping references past
-    // the map's lifetime.
-    match unsafe { Mmap::map(&file) } {
+    // process may still truncate or rewrite the file while it is mapped:
+    // rewritten bytes are caught by the stamp when the pass ends, and a
+    // read of a truncated page raises SIGBUS, which the MapGuard of the
+    // MappedFile turns into an error line and exit status 1. Safe code
+    // only reads `&[u8]` borrowed from the map, never past its lifetime.
+    match unsafe { Mmap::map(stamp.file()) } {
         Ok(map) => {
             // Sequential access lets the kernel read ahead; a failure here
             // only costs speed.
             let _ = map.advise(Advice::Sequential);
-            Ok(Source::Mapped(map))
+            let guard = MapGuard::new(&map, display);
+            Ok(Source::Mapped(MappedFile {
+                map,
+                stamp,
+                _guard: guard,
+            }))
         }
-        Err(_) => Ok(Source::Stream(Box::new(file))),
+        Err(_) => Ok(Source::Reread(RereadFile { stamp })),
     }
+}
+
+/// A regular file mapped read-only, guarded against truncation.
+pub struct MappedFile {
+    map: Mmap,
+    stamp: Stamp,
+    _guard: MapGuard,
+}
+
+impl MappedFile {
+    /// The mapped bytes.
+    pub fn map(&self) -> &Mmap {
+        &self.map
+    }
+
+    /// The size and modification time at open.
+    pub fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+}
+
+/// A regular file read front to back with plain reads, once per pass, in
+/// chunks cut at heap boundaries. A chunk grows to hold the longest heap,
+/// so memory is bounded by the chunk size or the longest heap's bytes.
+pub struct RereadFile {
+    stamp: Stamp,
+}
+
+impl RereadFile {
+    /// The size and modification time at open.
+    pub fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// One pass over the file: visits every heap in order, reading chunks
+    /// of at least `chunk` bytes. Returns the number of bytes read.
+    pub fn for_each_heap(
+        &self,
+        format: Format,
+        chunk: usize,
+        mut visit: impl FnMut(&Heap<'_>),
+    ) -> Result<u64, Error> {
+        self.chunks_from(0, format, chunk, |piece, base| {
+            let mut scanner = Scanner::new(format, piece, base);
+            while let Some(heap) = scanner
+                .next_heap()
+                .map_err(|e| self.input_error(format, e))?
+            {
+                visit(&heap);
+            }
+            Ok(true)
+        })
+    }
+
+    /// The heap that starts at `offset`, copied out as limbs.
+    pub fn heap_at(&self, format: Format, offset: u64) -> Result<Heap<'static>, Error> {
+        let mut found = None;
+        self.chunks_from(offset, format, 4096, |piece, base| {
+            let mut scanner = Scanner::new(format, piece, base);
+            found = scanner
+                .next_heap()
+                .map_err(|e| self.input_error(format, e))?
+                .map(|heap| Heap {
+                    offset: heap.offset,
+                    value: HeapValue::Limbs(heap.value.to_limbs()),
+                });
+            Ok(found.is_none())
+        })?;
+        // The heap was read before: if it is gone, the file changed.
+        found.ok_or_else(|| watch::changed(self.stamp.name(), "a heap read before is gone"))
+    }
+
+    /// The 1-based line and column of `offset` (lines end at LF).
+    pub fn line_and_column(&self, offset: u64) -> Result<(u64, u64), Error> {
+        let mut file = self.stamp.file();
+        file.seek(SeekFrom::Start(0))
+            .map_err(|e| Error::io(self.stamp.name(), e))?;
+        let mut before = file.take(offset);
+        let mut buffer = vec![0; 64 << 10];
+        let (mut lines, mut line_start, mut read) = (0u64, 0u64, 0u64);
+        loop {
+            let n = match before.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::io(self.stamp.name(), e)),
+            };
+            let (line, column) = line_and_column(&buffer[..n], n);
+            if line > 1 {
+                lines += line - 1;
+                line_start = read + n as u64 - (column - 1);
+            }
+            read += n as u64;
+        }
+        Ok((lines + 1, offset - line_start + 1))
+    }
+
+    /// Feeds `piece(bytes, base)` the file from `start` in chunks that end
+    /// on heap boundaries (the last one at the end of the file), until it
+    /// returns false. Returns the number of bytes read.
+    fn chunks_from(
+        &self,
+        start: u64,
+        format: Format,
+        chunk: usize,
+        mut piece: impl FnMut(&[u8], u64) -> Result<bool, Error>,
+    ) -> Result<u64, Error> {
+        let mut file = self.stamp.file();
+        file.seek(SeekFrom::Start(start))
+            .map_err(|e| Error::io(self.stamp.name(), e))?;
+        let mut buffer: Vec<u8> = Vec::with_capacity(chunk);
+        let mut base = start;
+        loop {
+            if buffer.len() == buffer.capacity() {
+                buffer.reserve(buffer.capacity());
+            }
+            let eof = fill(&mut file, &mut buffer).map_err(|e| Error::io(self.stamp.name(), e))?;
+            let usable = if eof {
+                buffer.len()
+            } else {
+                complete_prefix(format, &buffer, base == 0)
+            };
+            if usable > 0 || eof {
+                let more = piece(&buffer[..usable], base)?;
+                buffer.drain(..usable);
+                base += usable as u64;
+                if !more || eof {
+                    return Ok(base - start);
+                }
+            }
+        }
+    }
+
+    /// A parse error with its line and column; a change of the file
+    /// explains it first.
+    fn input_error(&self, format: Format, error: ParseError) -> Error {
+        if let Err(changed) = self.stamp.check() {
+            return changed;
+        }
+        let line_col = if format.is_text() {
+            match self.line_and_column(error.offset) {
+                Ok(at) => Some(at),
+                Err(io) => return io,
+            }
+        } else {
+            None
+        };
+        Error::Input {
+            path: self.stamp.name().to_string(),
+            offset: error.offset,
+            line_col,
+            message: error.message,
+        }
+    }
+}
+
+/// Reads until the buffer is full or the file ends; true at the end.
+fn fill(reader: &mut impl Read, buffer: &mut Vec<u8>) -> std::io::Result<bool> {
+    while buffer.len() < buffer.capacity() {
+        let start = buffer.len();
+        buffer.resize(buffer.capacity(), 0);
+        match reader.read(&mut buffer[start..]) {
+            Ok(0) => {
+                buffer.truncate(start);
+                return Ok(true);
+            }
+            Ok(n) => buffer.truncate(start + n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => buffer.truncate(start),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
 }
 
 /// Reads the first bytes of `path` (up to `len`), for magic detection.
@@ -84,4 +270,54 @@ pub fn release_pages(map: &Mmap, start: usize, end: usize) {
     // into the map stays valid. The range lies inside the map. A failure
     // only means the pages stay resident.
     let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, first, last - first) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reread(bytes: &[u8]) -> (tempfile::NamedTempFile, RereadFile) {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), bytes).unwrap();
+        let source = open(file.path(), "t", false).unwrap();
+        let Source::Reread(reread) = source else {
+            panic!("--no-mmap reads a regular file with plain reads");
+        };
+        (file, reread)
+    }
+
+    #[test]
+    fn lines_and_columns_are_counted_across_read_buffers() {
+        let mut text = Vec::new();
+        for i in 0..30_000 {
+            text.extend_from_slice(if i % 7 == 0 { b"1\n" } else { b"101 " });
+        }
+        let (_file, reread) = reread(&text);
+        for offset in [0, 1, 65_535, 65_536, 65_537, 100_000, text.len() as u64 - 1] {
+            assert_eq!(
+                reread.line_and_column(offset).unwrap(),
+                line_and_column(&text, offset as usize),
+                "offset {offset}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pass_in_small_chunks_sees_every_heap_and_long_heaps_whole() {
+        let mut text = vec![b'1'; 10_000];
+        text.extend_from_slice(b" 10 ");
+        text.extend(vec![b'1'; 5_000]);
+        let (_file, reread) = reread(&text);
+        let mut seen = Vec::new();
+        let bytes = reread
+            .for_each_heap(Format::Bits, 4096, |heap| {
+                seen.push((heap.offset, heap.value.bit_length()))
+            })
+            .unwrap();
+        assert_eq!(bytes, text.len() as u64);
+        assert_eq!(seen, [(0, 10_000), (10_001, 2), (10_004, 5_000)]);
+        let heap = reread.heap_at(Format::Bits, 10_004).unwrap();
+        assert_eq!(heap.value.bit_length(), 5_000);
+        assert_eq!(heap.value.limb(0), u64::MAX);
+    }
 }

@@ -1,6 +1,8 @@
 //! What the token formats (`bits`, `hex`, `dec`) share: whitespace, and
 //! finding where a token ends.
 
+use super::pages::PageReleaser;
+use super::source::RELEASE_STEP_BYTES;
 use crate::error::ParseError;
 
 /// The separator bytes of the token formats: space, tab, LF and CR.
@@ -75,23 +77,27 @@ impl Digits {
 /// whitespace. `expected` describes a valid byte for the message.
 ///
 /// Eight bytes are classified at a time until one is not a digit; that
-/// byte, and the last few bytes of `data`, are looked at one by one.
+/// byte, and the last few bytes of `data`, are looked at one by one. A long
+/// token is scanned in steps of [`RELEASE_STEP_BYTES`], and `pages`
+/// releases each step once it is checked.
 pub fn scan_digits(
     data: &[u8],
     start: usize,
     base: u64,
     digits: Digits,
     expected: &str,
+    pages: PageReleaser<'_>,
 ) -> Result<usize, ParseError> {
     let mut pos = start;
-    while let Some(chunk) = data.get(pos..pos + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let stops = digits.non_digits(word);
-        if stops != 0 {
-            pos += (stops.trailing_zeros() / 8) as usize;
+    loop {
+        let step_end = data.len().min(pos.saturating_add(RELEASE_STEP_BYTES));
+        let (reached, stopped) = digit_words(&data[..step_end], pos, digits);
+        if stopped || step_end == data.len() {
+            pos = reached;
             break;
         }
-        pos += 8;
+        pages.release(&data[pos..reached]);
+        pos = reached;
     }
     while let Some(&byte) = data.get(pos) {
         if digits.is_digit(byte) {
@@ -103,6 +109,22 @@ pub fn scan_digits(
         }
     }
     Ok(pos)
+}
+
+/// Skips whole words of digits from `pos`: returns where the first
+/// non-digit is (and true), or the start of the last partial word of
+/// `data` (and false).
+#[inline]
+fn digit_words(data: &[u8], mut pos: usize, digits: Digits) -> (usize, bool) {
+    while let Some(chunk) = data.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let stops = digits.non_digits(word);
+        if stops != 0 {
+            return (pos + (stops.trailing_zeros() / 8) as usize, true);
+        }
+        pos += 8;
+    }
+    (pos, false)
 }
 
 /// Digits with their leading `0`s removed.
@@ -185,7 +207,8 @@ mod tests {
                     data.push(stop);
                     data.extend_from_slice(b"1111111111");
                     for start in [0, 1, 7.min(len)] {
-                        let found = scan_digits(&data, start, 0, digits, "a digit");
+                        let found =
+                            scan_digits(&data, start, 0, digits, "a digit", PageReleaser::NONE);
                         assert_eq!(
                             found.map_err(|e| e.offset),
                             naive_scan(&data, start, digits),
@@ -193,7 +216,7 @@ mod tests {
                         );
                     }
                     assert_eq!(
-                        scan_digits(&data[..len], 0, 0, digits, "a digit").ok(),
+                        scan_digits(&data[..len], 0, 0, digits, "a digit", PageReleaser::NONE).ok(),
                         Some(len)
                     );
                 }

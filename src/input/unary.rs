@@ -4,6 +4,8 @@
 //! is an error. An empty line is a heap of 0; a last line without LF counts
 //! when it is not empty.
 
+use super::pages::PageReleaser;
+use super::source::RELEASE_STEP_BYTES;
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 
@@ -12,12 +14,23 @@ pub struct UnaryScanner<'a> {
     data: &'a [u8],
     pos: usize,
     base: u64,
+    pages: PageReleaser<'a>,
 }
 
 impl<'a> UnaryScanner<'a> {
     /// A scanner over `data`, whose first byte is at absolute offset `base`.
     pub fn new(data: &'a [u8], base: u64) -> Self {
-        UnaryScanner { data, pos: 0, base }
+        UnaryScanner {
+            data,
+            pos: 0,
+            base,
+            pages: PageReleaser::NONE,
+        }
+    }
+
+    /// Releases the pages of long heaps with `pages` as they are checked.
+    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+        UnaryScanner { pages, ..self }
     }
 
     /// The number of `1`s on the line `start..end` (`end` at its LF or at
@@ -42,6 +55,30 @@ impl<'a> UnaryScanner<'a> {
             }
         };
         Ok(ones as u64)
+    }
+}
+
+impl UnaryScanner<'_> {
+    /// Finds the LF ending the line at `start`, in steps of
+    /// [`RELEASE_STEP_BYTES`]: a step without an LF that holds only `1`s
+    /// is counted and its pages released. Returns where the uncounted rest
+    /// of the line starts, and the LF if there is one.
+    fn skip_long_line(&self, start: usize) -> (usize, Option<usize>) {
+        let data = self.data;
+        let mut from = start;
+        loop {
+            let step_end = data.len().min(from.saturating_add(RELEASE_STEP_BYTES));
+            if let Some(i) = memchr::memchr(b'\n', &data[from..step_end]) {
+                return (from, Some(from + i));
+            }
+            let step = &data[from..step_end];
+            if step_end == data.len() || first_not_one(step).is_some() {
+                let lf = memchr::memchr(b'\n', &data[step_end..]).map(|i| step_end + i);
+                return (from, lf);
+            }
+            self.pages.release(step);
+            from = step_end;
+        }
     }
 }
 
@@ -75,9 +112,9 @@ impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
         if start == self.data.len() {
             return Ok(None);
         }
-        let lf = memchr::memchr(b'\n', &self.data[start..]).map(|i| start + i);
+        let (checked, lf) = self.skip_long_line(start);
         let end = lf.unwrap_or(self.data.len());
-        let ones = self.count_ones(start, end, lf.is_some())?;
+        let ones = (checked - start) as u64 + self.count_ones(checked, end, lf.is_some())?;
         self.pos = lf.map_or(end, |lf| lf + 1);
         Ok(Some(Heap {
             offset: self.base + start as u64,
@@ -125,6 +162,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn lines_longer_than_a_release_step_count_every_one() {
+        let long = RELEASE_STEP_BYTES * 2 + 5;
+        let mut data = vec![b'1'; long];
+        data.extend_from_slice(b"\n1");
+        assert_eq!(values(&data).unwrap(), vec![long as u128, 1]);
+        data.truncate(long);
+        assert_eq!(values(&data).unwrap(), vec![long as u128]);
+        data.extend_from_slice(b"\r\n");
+        assert_eq!(values(&data).unwrap(), vec![long as u128]);
+        data[RELEASE_STEP_BYTES + 3] = b'0';
+        assert_eq!(
+            values(&data).unwrap_err().offset,
+            RELEASE_STEP_BYTES as u64 + 3
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 pub mod limbs;
 
-use crate::input::HeapValue;
+use crate::input::{HeapValue, PageReleaser};
 
 /// The XOR of a fixed window of bit positions over many heaps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,10 +31,11 @@ impl WindowAccumulator {
         WindowAccumulator { first_limb, limbs }
     }
 
-    /// XORs the heap's bits in this window into it.
+    /// XORs the heap's bits in this window into it; `pages` releases the
+    /// input behind a long heap.
     #[inline]
-    pub fn xor(&mut self, value: &HeapValue<'_>) {
-        value.xor_window(self.first_limb, &mut self.limbs);
+    pub fn xor(&mut self, value: &HeapValue<'_>, pages: PageReleaser<'_>) {
+        pages.xor_window(value, self.first_limb, &mut self.limbs);
     }
 
     /// Merges another accumulator of the same window (partial results combine
@@ -83,10 +84,11 @@ impl GrowingAccumulator {
         }
     }
 
-    /// XORs a whole heap in; returns false (and stops for good) once a heap
-    /// needs more limbs than the budget allows.
+    /// XORs a whole heap in (`pages` releases the input behind a long
+    /// heap); returns false (and stops for good) once a heap needs more
+    /// limbs than the budget allows.
     #[inline]
-    pub fn xor(&mut self, value: &HeapValue<'_>) -> bool {
+    pub fn xor(&mut self, value: &HeapValue<'_>, pages: PageReleaser<'_>) -> bool {
         if self.overflowed {
             return false;
         }
@@ -100,7 +102,7 @@ impl GrowingAccumulator {
         if needed > self.limbs.len() {
             self.grow(needed);
         }
-        value.xor_window(0, &mut self.limbs[..needed]);
+        pages.xor_window(value, 0, &mut self.limbs[..needed]);
         true
     }
 
@@ -129,10 +131,10 @@ mod tests {
         let a = HeapValue::Binary(b"1011011101111011111011111101111111");
         let b = HeapValue::Hex(b"ffffffffffffffffff");
         let mut c = WindowAccumulator::new(0, 2);
-        c.xor(&a);
-        c.xor(&b);
+        c.xor(&a, PageReleaser::NONE);
+        c.xor(&b, PageReleaser::NONE);
         let mut check = WindowAccumulator::new(0, 2);
-        check.xor(&a);
+        check.xor(&a, PageReleaser::NONE);
         check.merge(&c);
         assert_eq!(check.limbs(), &[u64::MAX, 0xff]);
     }
@@ -141,7 +143,7 @@ mod tests {
     fn windows_see_only_their_limbs() {
         let value = HeapValue::Limbs(vec![1, 2, 3]);
         let mut middle = WindowAccumulator::new(1, 1);
-        middle.xor(&value);
+        middle.xor(&value, PageReleaser::NONE);
         assert_eq!(middle.limbs(), &[2]);
         assert_eq!(middle.highest_bit(), Some(65));
     }
@@ -149,13 +151,13 @@ mod tests {
     #[test]
     fn the_growing_accumulator_gives_up_past_its_budget() {
         let mut small = GrowingAccumulator::new(1);
-        assert!(small.xor(&HeapValue::Word(u128::from(u64::MAX))));
-        assert!(!small.xor(&HeapValue::Word(1 << 64)));
+        assert!(small.xor(&HeapValue::Word(u128::from(u64::MAX)), PageReleaser::NONE));
+        assert!(!small.xor(&HeapValue::Word(1 << 64), PageReleaser::NONE));
         assert!(small.finish().is_none());
 
         let mut fits = GrowingAccumulator::new(2);
-        fits.xor(&HeapValue::Word(3));
-        fits.xor(&HeapValue::Word(1 << 64));
+        fits.xor(&HeapValue::Word(3), PageReleaser::NONE);
+        fits.xor(&HeapValue::Word(1 << 64), PageReleaser::NONE);
         assert_eq!(fits.finish().unwrap().limbs(), &[3, 1]);
     }
 }

@@ -1,0 +1,133 @@
+//! What every scanner target checks: no panic on any bytes, errors inside
+//! the input, heaps in increasing order, and each heap's value equal to an
+//! independent num-bigint reading of its bytes, through every accessor
+//! (`bit_length`, `limb`, `bit`, `to_limbs`, `xor_window` at every offset
+//! and width).
+
+use nimstream::input::{HeapScanner, HeapValue, Scanner};
+use nimstream::Format;
+use num_bigint::BigUint;
+
+/// Heaps whose text is longer than this are checked without num-bigint
+/// (its decimal parse is quadratic).
+const REFERENCE_BYTES: usize = 4096;
+
+/// Scans `data` as `format` and checks every heap it yields.
+pub fn check_scanner(format: Format, data: &[u8]) {
+    let mut scanner = Scanner::new(format, data, 0);
+    let mut previous: Option<u64> = None;
+    loop {
+        match scanner.next_heap() {
+            Ok(Some(heap)) => {
+                assert!(heap.offset < data.len() as u64, "heap past the end");
+                assert!(previous.is_none_or(|p| p < heap.offset), "offsets go back");
+                previous = Some(heap.offset);
+                if let Some(expected) = reference(format, data, heap.offset as usize) {
+                    check_value(&heap.value, &expected);
+                }
+            }
+            Ok(None) => return,
+            Err(error) => {
+                assert!(error.offset <= data.len() as u64, "error past the end");
+                assert!(!error.message.is_empty());
+                return;
+            }
+        }
+    }
+}
+
+/// The value of the heap starting at `offset`, read independently.
+fn reference(format: Format, data: &[u8], offset: usize) -> Option<BigUint> {
+    let rest = &data[offset..];
+    let token_end = rest
+        .iter()
+        .position(|b| b" \t\r\n".contains(b))
+        .unwrap_or(rest.len());
+    let token = &rest[..token_end];
+    if token.len() > REFERENCE_BYTES {
+        return None;
+    }
+    let value = match format {
+        Format::Bits => BigUint::parse_bytes(token, 2)?,
+        Format::Dec => BigUint::parse_bytes(token, 10)?,
+        Format::Hex => {
+            let digits = match token {
+                [b'0', b'x' | b'X', digits @ ..] => digits,
+                digits => digits,
+            };
+            BigUint::parse_bytes(digits, 16)?
+        }
+        Format::Unary => {
+            let line = rest.split(|&b| b == b'\n').next().unwrap_or(&[]);
+            BigUint::from(line.iter().filter(|&&b| b == b'1').count())
+        }
+        Format::Nimb => {
+            let (len, prefix) = leb128(rest)?;
+            let len = usize::try_from(len)
+                .ok()
+                .filter(|&n| n <= REFERENCE_BYTES)?;
+            BigUint::from_bytes_le(rest.get(prefix..prefix + len)?)
+        }
+        raw => {
+            let width = raw.raw_width().expect("a raw array format");
+            BigUint::from_bytes_le(rest.get(..width)?)
+        }
+    };
+    Some(value)
+}
+
+/// An unsigned LEB128 number and how many bytes it took.
+fn leb128(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &byte) in bytes.iter().enumerate().take(10) {
+        value |= u64::from(byte & 0x7f).checked_shl(7 * i as u32)?;
+        if byte & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+/// Checks every accessor of `value` against `expected`.
+fn check_value(value: &HeapValue<'_>, expected: &BigUint) {
+    let limbs = expected.to_u64_digits();
+    assert_eq!(value.bit_length(), expected.bits(), "bit length");
+    assert_eq!(value.is_one(), *expected == BigUint::from(1u8));
+    assert_eq!(value.to_limbs(), limbs, "to_limbs");
+    let count = limbs.len() as u64;
+    let expected_limb = |i: u64| limbs.get(i as usize).copied().unwrap_or(0);
+    for i in 0..count + 2 {
+        assert_eq!(value.limb(i), expected_limb(i), "limb {i}");
+    }
+    for position in [
+        0,
+        1,
+        63,
+        64,
+        65,
+        expected.bits().saturating_sub(1),
+        expected.bits(),
+    ] {
+        assert_eq!(
+            value.bit(position),
+            expected.bit(position),
+            "bit {position}"
+        );
+    }
+    for first in 0..count + 2 {
+        for width in [1, 2, 3, 5, count as usize + 2] {
+            let pattern: Vec<u64> = (0..width as u64)
+                .map(|j| 0xa5a5_5a5a_0f0f_f0f0 ^ j.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            let mut window = pattern.clone();
+            value.xor_window(first, &mut window);
+            for (j, (&got, &was)) in window.iter().zip(&pattern).enumerate() {
+                let want = was ^ expected_limb(first + j as u64);
+                assert_eq!(got, want, "xor_window({first}, width {width}) slot {j}");
+            }
+            // XOR is its own inverse: a second pass restores the pattern.
+            value.xor_window(first, &mut window);
+            assert_eq!(window, pattern, "xor_window twice");
+        }
+    }
+}

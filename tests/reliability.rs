@@ -40,13 +40,14 @@ fn generate(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     path
 }
 
-/// A `bits` file whose analysis under `--memory 64` makes about 34 passes
-/// over 32 MiB: seconds of work, plenty of time to change the file.
+/// A `bits` file whose analysis under `--memory 64` makes about 130
+/// passes over 32 MiB: seconds of work even in a release build, plenty of
+/// time to change the file. A change ends the run within one pass.
 fn slow_instance(dir: &Path) -> PathBuf {
     generate(
         dir,
         "slow.bits",
-        &["--format", "bits", "--size", "32MiB", "--bits", "16384"],
+        &["--format", "bits", "--size", "32MiB", "--bits", "65536"],
     )
 }
 
@@ -65,7 +66,7 @@ fn error_line(output: &Output, context: &str) -> String {
 /// `change` while the child still runs, and returns its output.
 fn change_while_running(child: Child, change: impl FnOnce()) -> Output {
     let mut child = child;
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(200));
     assert!(
         child.try_wait().unwrap().is_none(),
         "the analysis ended before the file could change: make the instance bigger"

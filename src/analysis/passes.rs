@@ -495,14 +495,7 @@ impl XorMove<'_> {
 /// behind a long heap.
 fn subtract_small(x: &HeapValue<'_>, s: u64, inline_bits: u64, pages: PageReleaser<'_>) -> Value {
     let x_bits = x.bit_length();
-    let mut ones = 0u64;
-    let counted = pages.in_steps(x, 0..x_bits.div_ceil(64), |step| {
-        ones += step.map(|i| u64::from(x.limb(i).count_ones())).sum::<u64>();
-        Ok::<(), Infallible>(())
-    });
-    counted.unwrap_or_else(|never| match never {});
-    let power_of_two = ones == 1;
-    let bit_length = if s == 1 && power_of_two {
+    let bit_length = if s == 1 && is_power_of_two(x, pages) {
         x_bits - 1
     } else {
         x_bits
@@ -512,4 +505,16 @@ fn subtract_small(x: &HeapValue<'_>, s: u64, inline_bits: u64, pages: PageReleas
     }
     let difference = subtract_low_limbs(&x.to_limbs(), &[s]);
     value_from_limbs(bit_length, &difference, inline_bits)
+}
+
+/// True when exactly one bit of `x` is set (read in steps, releasing the
+/// input behind).
+fn is_power_of_two(x: &HeapValue<'_>, pages: PageReleaser<'_>) -> bool {
+    let mut ones = 0u64;
+    let counted = pages.in_steps(x, 0..x.bit_length().div_ceil(64), |step| {
+        ones += step.map(|i| u64::from(x.limb(i).count_ones())).sum::<u64>();
+        Ok::<(), Infallible>(())
+    });
+    counted.unwrap_or_else(|never| match never {});
+    ones == 1
 }

@@ -111,11 +111,55 @@ pub fn scan_digits(
     Ok(pos)
 }
 
+/// Bytes checked a word at a time before [`digit_words`] switches to
+/// blocks: most tokens end within them.
+const SHORT: usize = 32;
+
+/// Bytes per block in the vectorised stage of [`digit_words`].
+const BLOCK: usize = 64;
+
 /// Skips whole words of digits from `pos`: returns where the first
 /// non-digit is (and true), or the start of the last partial word of
-/// `data` (and false).
+/// `data` (and false). After the first [`SHORT`] bytes, blocks of
+/// [`BLOCK`] bytes are checked with a branch-free byte test that the
+/// compiler turns into vector compares; the block holding a non-digit is
+/// then searched eight bytes at a time.
 #[inline]
-fn digit_words(data: &[u8], mut pos: usize, digits: Digits) -> (usize, bool) {
+fn digit_words(data: &[u8], pos: usize, digits: Digits) -> (usize, bool) {
+    let short_end = data.len().min(pos + SHORT);
+    let (reached, stopped) = swar_words(&data[..short_end], pos, digits);
+    if stopped || short_end == data.len() {
+        return (reached, stopped);
+    }
+    swar_words(data, skip_digit_blocks(data, reached, digits), digits)
+}
+
+/// The start of the first block of [`BLOCK`] bytes from `pos` that holds a
+/// non-digit or runs past the end of `data`.
+#[inline]
+fn skip_digit_blocks(data: &[u8], mut pos: usize, digits: Digits) -> usize {
+    while let Some(block) = data.get(pos..pos + BLOCK) {
+        let all_digits = match digits {
+            Digits::Binary => block.iter().fold(true, |ok, &b| ok & (b | 1 == b'1')),
+            Digits::Decimal => block
+                .iter()
+                .fold(true, |ok, &b| ok & (b.wrapping_sub(b'0') < 10)),
+            Digits::Hex => block.iter().fold(true, |ok, &b| {
+                ok & ((b.wrapping_sub(b'0') < 10) | ((b | 0x20).wrapping_sub(b'a') < 6))
+            }),
+        };
+        if !all_digits {
+            break;
+        }
+        pos += BLOCK;
+    }
+    pos
+}
+
+/// Eight bytes at a time from `pos`: where the first non-digit is (and
+/// true), or the start of the last partial word of `data` (and false).
+#[inline]
+fn swar_words(data: &[u8], mut pos: usize, digits: Digits) -> (usize, bool) {
     while let Some(chunk) = data.get(pos..pos + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         let stops = digits.non_digits(word);

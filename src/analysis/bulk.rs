@@ -56,11 +56,11 @@ pub fn survey(
         big: heaps - counts.zeros - counts.ones,
         max_bit_length: u64::from(64 - counts.or.leading_zeros()),
         first_one: (counts.ones > 0)
-            .then(|| elements(data, width).position(|v| v == 1))
+            .then(|| first_position(data, width, pages, |v| v == 1))
             .flatten()
             .map(position),
         first_big: (heaps > counts.zeros + counts.ones)
-            .then(|| elements(data, width).position(|v| v >= 2))
+            .then(|| first_position(data, width, pages, |v| v >= 2))
             .flatten()
             .map(position),
     };
@@ -88,13 +88,32 @@ pub fn holders(
         pages.release(step);
     }
     let first = (count > 0)
-        .then(|| elements(data, width).position(|v| v & mask != 0))
+        .then(|| first_position(data, width, pages, |v| v & mask != 0))
         .flatten()
         .map(|index| HeapPos {
             index: at.first_index + index as u64,
             offset: at.base + (index * width) as u64,
         });
     (count, first)
+}
+
+/// The index of the first element satisfying `wanted`, releasing the pages
+/// of each step read (the search may run far into a large file).
+fn first_position(
+    data: &[u8],
+    width: usize,
+    pages: PageReleaser<'_>,
+    wanted: impl Fn(u64) -> bool,
+) -> Option<usize> {
+    let per_step = step_bytes(width) / width;
+    for (n, step) in data.chunks(step_bytes(width)).enumerate() {
+        let found = elements(step, width).position(&wanted);
+        pages.release(step);
+        if let Some(i) = found {
+            return Some(n * per_step + i);
+        }
+    }
+    None
 }
 
 /// Bytes per release step, a whole number of elements.

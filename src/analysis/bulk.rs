@@ -67,6 +67,88 @@ pub fn survey(
     Ok((survey, counts.xor))
 }
 
+/// Pieces smaller than this are not worth a thread of their own.
+const MIN_PIECE_BYTES: usize = 4 << 20;
+
+/// The array split into at most `threads` pieces of whole elements, each
+/// with its position; fewer pieces when the array is small.
+pub fn pieces(data: &[u8], width: usize, threads: usize) -> Vec<(&[u8], Piece)> {
+    let elements = data.len() / width;
+    let count = threads.clamp(1, (data.len() / MIN_PIECE_BYTES).max(1));
+    let per_piece = elements.div_ceil(count).max(1);
+    data[..elements * width]
+        .chunks(per_piece * width)
+        .enumerate()
+        .map(|(n, piece)| {
+            let first_index = (n * per_piece) as u64;
+            let at = Piece {
+                first_index,
+                base: first_index * width as u64,
+            };
+            (piece, at)
+        })
+        .collect()
+}
+
+/// [`survey`] on `threads` threads: the pieces' surveys merge in file order
+/// and their XORs combine. Returns the number of threads used too.
+pub fn survey_parallel(
+    data: &[u8],
+    width: usize,
+    threads: usize,
+    pages: PageReleaser<'_>,
+) -> Result<(Survey, u64, usize), ParseError> {
+    let whole = data.len() - data.len() % width;
+    if whole < data.len() {
+        return Err(trailing_bytes_error(
+            whole as u64,
+            data.len() - whole,
+            width,
+        ));
+    }
+    let pieces = pieces(data, width, threads);
+    let results: Vec<Result<(Survey, u64), ParseError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|&(piece, at)| scope.spawn(move || survey(piece, width, at, pages)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a survey thread does not panic"))
+            .collect()
+    });
+    let mut total = Survey::default();
+    let mut xor = 0;
+    for result in results {
+        let (piece_survey, piece_xor) = result?;
+        total.merge(&piece_survey);
+        xor ^= piece_xor;
+    }
+    Ok((total, xor, pieces.len().max(1)))
+}
+
+/// [`holders`] on `threads` threads: counts add up, the first holder is the
+/// earliest piece's.
+pub fn holders_parallel(
+    data: &[u8],
+    width: usize,
+    bit: u64,
+    threads: usize,
+    pages: PageReleaser<'_>,
+) -> (u64, Option<HeapPos>) {
+    let pieces = pieces(data, width, threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|&(piece, at)| scope.spawn(move || holders(piece, width, bit, at, pages)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a counting thread does not panic"))
+            .fold((0, None), |(count, first), (c, f)| (count + c, first.or(f)))
+    })
+}
+
 /// How many elements of the piece have bit `bit` set, and where the first
 /// of them is.
 pub fn holders(
@@ -271,5 +353,40 @@ mod tests {
                 .offset,
             104
         );
+    }
+
+    #[test]
+    fn threads_split_at_elements_and_merge_to_the_single_thread_answer() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for (format, width) in [(Format::U8, 1), (Format::U16le, 2), (Format::U64le, 8)] {
+            let len = 3 * MIN_PIECE_BYTES + 5 * width;
+            let mut data: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.random_range(0..50) == 0 {
+                        rng.random()
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            data[len - width] = 1;
+            let single = survey(&data, width, Piece::default(), PageReleaser::NONE).unwrap();
+            let (merged, xor, used) = survey_parallel(&data, width, 3, PageReleaser::NONE).unwrap();
+            assert_eq!(used, 3, "{format}");
+            assert_eq!((merged, xor), single, "{format}");
+            for bit in [0, 7] {
+                assert_eq!(
+                    holders_parallel(&data, width, bit, 4, PageReleaser::NONE),
+                    scanned_holders(&data, format, bit),
+                    "{format} bit {bit}"
+                );
+            }
+            let mut ragged = data.clone();
+            ragged.push(0);
+            if width > 1 {
+                let error = survey_parallel(&ragged, width, 3, PageReleaser::NONE).unwrap_err();
+                assert_eq!(error.offset, len as u64, "{format}");
+            }
+        }
     }
 }

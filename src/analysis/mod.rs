@@ -80,6 +80,7 @@ pub struct Facts {
     passes: u64,
     bytes_scanned: u64,
     window_bits: u64,
+    threads: u64,
 }
 
 /// Analyzes the file at `path` (`-` reads standard input).
@@ -227,7 +228,7 @@ fn build_report(
             passes: facts.passes,
             bytes_scanned: facts.bytes_scanned,
             working_memory_bytes: meter.peak_bytes(),
-            threads: 1,
+            threads: facts.threads,
             seconds: started.elapsed().as_secs_f64(),
             window_bits: facts.window_bits,
         },

@@ -9,7 +9,7 @@
 //! nim-sum and the target stream out to their files top-down and no
 //! window is ever held twice.
 
-use super::bulk::{self, Piece};
+use super::bulk;
 use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
 use super::values::{
@@ -32,6 +32,7 @@ pub struct SliceRun<'d, 'o> {
     options: &'o Options,
     passes: u64,
     bytes_scanned: u64,
+    threads: u64,
     origin: Origin<'d>,
 }
 
@@ -67,6 +68,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             options,
             passes: 0,
             bytes_scanned: 0,
+            threads: 1,
             origin: Origin::Memory,
         }
     }
@@ -198,6 +200,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             passes: self.passes,
             bytes_scanned: self.bytes_scanned,
             window_bits: 64 * window_limbs,
+            threads: self.threads,
         })
     }
 
@@ -205,8 +208,11 @@ impl<'d, 'o> SliceRun<'d, 'o> {
     /// in one window.
     fn survey(&mut self, window_limbs: u64) -> Result<(Survey, Option<WindowAccumulator>), Error> {
         if let Some(width) = self.bulk_width() {
-            let (survey, xor) = bulk::survey(self.data, width, Piece::default(), self.pages())
-                .map_err(|e| self.input_error(e))?;
+            let threads = self.options.threads;
+            let (survey, xor, used) =
+                bulk::survey_parallel(self.data, width, threads, self.pages())
+                    .map_err(|e| self.input_error(e))?;
+            self.threads = self.threads.max(used as u64);
             self.end_bulk_pass()?;
             let limbs = if survey.max_bit_length > 0 {
                 vec![xor]
@@ -243,7 +249,8 @@ impl<'d, 'o> SliceRun<'d, 'o> {
     ) -> Result<XorMove<'d>, Error> {
         let (holders, first) = match self.bulk_width() {
             Some(width) => {
-                let found = bulk::holders(self.data, width, msb, Piece::default(), self.pages());
+                let threads = self.options.threads;
+                let found = bulk::holders_parallel(self.data, width, msb, threads, self.pages());
                 self.end_bulk_pass()?;
                 found
             }

@@ -300,6 +300,7 @@ impl StreamState {
             passes: 1,
             bytes_scanned: bytes,
             window_bits: self.window_bits,
+            threads: 1,
         })
     }
 

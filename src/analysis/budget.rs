@@ -54,6 +54,23 @@ impl MemoryBudget {
     }
 }
 
+/// A byte count with an optional `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`, or `B`)
+/// suffix, case-insensitive; `None` when malformed or too large.
+pub fn parse_byte_size(text: &str) -> Option<u64> {
+    let digits_end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(digits_end);
+    let unit: u64 = match suffix.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        _ => return None,
+    };
+    number.parse::<u64>().ok()?.checked_mul(unit)
+}
+
 impl FromStr for MemoryBudget {
     type Err = String;
 
@@ -61,29 +78,12 @@ impl FromStr for MemoryBudget {
         if text.eq_ignore_ascii_case("log") {
             return Ok(MemoryBudget::Log);
         }
-        let digits_end = text
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(text.len());
-        let (number, suffix) = text.split_at(digits_end);
-        let unit: u64 = match suffix.to_ascii_lowercase().as_str() {
-            "" | "b" => 1,
-            "k" | "kib" => 1 << 10,
-            "m" | "mib" => 1 << 20,
-            "g" | "gib" => 1 << 30,
-            _ => {
-                return Err(format!(
-                    "invalid memory budget '{text}': expected bytes with an optional \
-                     KiB, MiB or GiB suffix (e.g. 64KiB), or 'log'"
-                ))
-            }
-        };
-        let bytes = number
-            .parse::<u64>()
-            .ok()
-            .and_then(|n| n.checked_mul(unit))
-            .ok_or_else(|| {
-                format!("invalid memory budget '{text}': expected a number of bytes, e.g. 64KiB")
-            })?;
+        let bytes = parse_byte_size(text).ok_or_else(|| {
+            format!(
+                "invalid memory budget '{text}': expected bytes with an optional \
+                 KiB, MiB or GiB suffix (e.g. 64KiB), or 'log'"
+            )
+        })?;
         if bytes < MIN_BUDGET_BYTES {
             return Err(format!(
                 "memory budget '{text}' is below the minimum of {MIN_BUDGET_BYTES} bytes"

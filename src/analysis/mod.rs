@@ -14,7 +14,7 @@ mod stream;
 mod survey;
 mod values;
 
-pub use budget::{MemoryBudget, MIN_BUDGET_BYTES};
+pub use budget::{parse_byte_size, MemoryBudget, MIN_BUDGET_BYTES};
 pub use rules::{Player, Rule};
 pub use stream::STDIN_NAME;
 pub use survey::{HeapPos, Survey};

@@ -16,11 +16,12 @@ use super::values::{
 };
 use super::{Facts, Options};
 use crate::error::{Error, ParseError};
+use crate::input::source::fill;
 use crate::input::{
     complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner,
 };
 use crate::report::Move;
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 
 /// The name of standard input in messages.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -153,7 +154,7 @@ fn read_chunks(
         if buffer.len() == buffer.capacity() {
             buffer.reserve(buffer.capacity());
         }
-        let eof = fill(reader, &mut buffer, &state.name)?;
+        let eof = fill(reader, &mut buffer).map_err(|e| Error::io(&state.name, e))?;
         let usable = if eof {
             buffer.len()
         } else {
@@ -172,24 +173,6 @@ fn read_chunks(
             return Ok(base);
         }
     }
-}
-
-/// Reads until the buffer is full or the stream ends; true at the end.
-fn fill(reader: &mut dyn Read, buffer: &mut Vec<u8>, name: &str) -> Result<bool, Error> {
-    while buffer.len() < buffer.capacity() {
-        let start = buffer.len();
-        buffer.resize(buffer.capacity(), 0);
-        match reader.read(&mut buffer[start..]) {
-            Ok(0) => {
-                buffer.truncate(start);
-                return Ok(true);
-            }
-            Ok(n) => buffer.truncate(start + n),
-            Err(e) if e.kind() == ErrorKind::Interrupted => buffer.truncate(start),
-            Err(e) => return Err(Error::io(name, e)),
-        }
-    }
-    Ok(false)
 }
 
 impl StreamState {

@@ -1,6 +1,7 @@
 //! `nimstream gen`: write an instance, and sum up what was written on
 //! standard error.
 
+use crate::analysis::parse_byte_size;
 use crate::error::Error;
 use crate::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
 use crate::output::AtomicFile;
@@ -69,22 +70,12 @@ fn parse_kind(text: &str) -> Result<Kind, String> {
 /// Parses a byte count with an optional `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`)
 /// suffix, case-insensitive.
 pub(super) fn parse_size(text: &str) -> Result<u64, String> {
-    let digits_end = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, suffix) = text.split_at(digits_end);
-    let unit: u64 = match suffix.to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kib" => 1 << 10,
-        "m" | "mib" => 1 << 20,
-        "g" | "gib" => 1 << 30,
-        _ => return Err(format!("invalid size '{text}': expected bytes with an optional KiB, MiB or GiB suffix, e.g. 64MiB")),
-    };
-    number
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(unit))
-        .ok_or_else(|| format!("invalid size '{text}': expected a number of bytes, e.g. 64MiB"))
+    parse_byte_size(text).ok_or_else(|| {
+        format!(
+            "invalid size '{text}': expected bytes with an optional KiB, MiB or GiB suffix, \
+             e.g. 64MiB"
+        )
+    })
 }
 
 /// Runs `gen`: writes the instance, then the summary on standard error.

@@ -221,8 +221,8 @@ impl RereadFile {
     }
 }
 
-/// Reads until the buffer is full or the file ends; true at the end.
-fn fill(reader: &mut impl Read, buffer: &mut Vec<u8>) -> std::io::Result<bool> {
+/// Reads until the buffer is full or the input ends; true at the end.
+pub fn fill(reader: &mut (impl Read + ?Sized), buffer: &mut Vec<u8>) -> std::io::Result<bool> {
     while buffer.len() < buffer.capacity() {
         let start = buffer.len();
         buffer.resize(buffer.capacity(), 0);

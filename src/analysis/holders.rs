@@ -42,7 +42,7 @@ pub struct FirstHolders {
 
 impl FirstHolders {
     /// Whether `value` holds a bit no earlier heap held.
-    fn holds_new_bit(&self, value: &HeapValue<'_>) -> bool {
+    pub fn holds_new_bit(&self, value: &HeapValue<'_>) -> bool {
         let limbs = value.bit_length().div_ceil(64) as usize;
         (self.full_limbs..limbs)
             .any(|j| value.limb(j as u64) & !self.covered.get(j).unwrap_or(&0) != 0)
@@ -104,6 +104,28 @@ impl FirstHolders {
     }
 }
 
+impl FirstHolders {
+    /// Hands every kept heap to `visit`, in input order, emptying the list
+    /// (spilled ones are read back one by one).
+    pub fn drain(&mut self, mut visit: impl FnMut(KeptHeap)) -> io::Result<()> {
+        self.in_memory.drain(..).for_each(&mut visit);
+        let Some(spill) = self.spill.take() else {
+            return Ok(());
+        };
+        let mut file = spill.into_inner().map_err(io::IntoInnerError::into_error)?;
+        let end = file.seek(SeekFrom::End(0))?;
+        file.seek(SeekFrom::Start(0))?;
+        let mut input = io::BufReader::new(file);
+        let mut at = 0;
+        while at < end {
+            let kept = read_record(&mut input)?;
+            at += 32 + 8 * kept.limbs.len() as u64;
+            visit(kept);
+        }
+        Ok(())
+    }
+}
+
 /// The memory a kept heap takes: its limbs, its record, and room for the
 /// list to have doubled past it.
 fn footprint(kept: &KeptHeap) -> usize {
@@ -127,6 +149,22 @@ fn write_record(out: &mut impl Write, kept: &KeptHeap) -> io::Result<()> {
     write_u64(out, kept.line.unwrap_or(u64::MAX))?;
     write_u64(out, kept.limbs.len() as u64)?;
     kept.limbs.iter().try_for_each(|&limb| write_u64(out, limb))
+}
+
+/// Reads the record written by [`write_record`].
+fn read_record(input: &mut impl Read) -> io::Result<KeptHeap> {
+    let index = read_u64(input)?;
+    let offset = read_u64(input)?;
+    let line = Some(read_u64(input)?).filter(|&l| l != u64::MAX);
+    let count = read_u64(input)?;
+    let limbs = (0..count)
+        .map(|_| read_u64(input))
+        .collect::<io::Result<_>>()?;
+    Ok(KeptHeap {
+        pos: HeapPos { index, offset },
+        line,
+        limbs,
+    })
 }
 
 /// Scans the spilled records for the first with bit `bit` of limb `limb`,

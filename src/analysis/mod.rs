@@ -7,6 +7,8 @@
 
 mod budget;
 mod bulk;
+mod chunked;
+mod counts;
 mod holders;
 mod passes;
 pub mod rules;
@@ -114,12 +116,18 @@ pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
     let meter = MemoryMeter::start();
     let (facts, bytes) = match source::open(path, &shown, !options.no_mmap)? {
         Source::Mapped(file) => {
-            let facts = passes::SliceRun::with_map(&file, format, &shown, options).run()?;
+            let facts = match chunked::analyze(file.stamp(), format, options)? {
+                Some(facts) => facts,
+                None => passes::SliceRun::with_map(&file, format, &shown, options).run()?,
+            };
             file.stamp().check()?;
             (facts, file.map().len() as u64)
         }
         Source::Reread(file) => {
-            let facts = passes::SliceRun::with_reread(&file, format, &shown, options).run()?;
+            let facts = match chunked::analyze(file.stamp(), format, options)? {
+                Some(facts) => facts,
+                None => passes::SliceRun::with_reread(&file, format, &shown, options).run()?,
+            };
             file.stamp().check()?;
             (facts, file.stamp().len_at_open())
         }

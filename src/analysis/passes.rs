@@ -17,7 +17,9 @@ use super::values::{
 };
 use super::{Facts, Options};
 use crate::error::{Error, ParseError};
-use crate::input::source::{release_pages, MappedFile, RereadFile, RELEASE_STEP_BYTES};
+use crate::input::source::{
+    line_and_column_at, release_pages, MappedFile, RereadFile, RELEASE_STEP_BYTES,
+};
 use crate::input::watch::{self, Stamp};
 use crate::input::{Format, Heap, HeapScanner, HeapValue, PageReleaser, Scanner};
 use crate::nimsum::{GrowingAccumulator, WindowAccumulator};
@@ -450,7 +452,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             return Ok(None);
         }
         let (line, _) = match self.origin {
-            Origin::Reread(file) => file.line_and_column(offset)?,
+            Origin::Reread(file) => line_and_column_at(file.stamp().file(), self.name, offset)?,
             _ => self.pages().line_and_column(self.data, offset as usize),
         };
         Ok(Some(line))

@@ -8,6 +8,7 @@
 //! the first holder of the msb, so it is among them).
 
 use super::budget::{MemoryBudget, STREAM_LOG_WINDOW_BITS};
+use super::counts::{BitCounts, HolderCounts, TopCounts};
 use super::holders::{FirstHolders, KeptHeap};
 use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
@@ -20,59 +21,16 @@ use crate::input::source::fill;
 use crate::input::{
     complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner,
 };
+use crate::nimsum::columns::ColumnCounter;
 use crate::report::Move;
 use std::io::Read;
 
 /// The name of standard input in messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
-/// Bit-sliced counters: plane p holds bit p of the count of heaps having
-/// each bit position set. Plane 0 is the nim-sum.
-#[derive(Debug, Default)]
-struct BitCounts {
-    planes: Vec<Vec<u64>>,
-}
-
-impl BitCounts {
-    fn add(&mut self, value: &HeapValue<'_>) {
-        let limbs = value.bit_length().div_ceil(64) as usize;
-        for j in 0..limbs {
-            let mut carry = value.limb(j as u64);
-            let mut plane = 0;
-            while carry != 0 {
-                if plane == self.planes.len() {
-                    self.planes.push(Vec::new());
-                }
-                let row = &mut self.planes[plane];
-                if row.len() <= j {
-                    row.resize(limbs.max(j + 1), 0);
-                }
-                let sum = row[j] ^ carry;
-                carry &= row[j];
-                row[j] = sum;
-                plane += 1;
-            }
-        }
-    }
-
-    /// How many heaps have bit `position` set.
-    fn count(&self, position: u64) -> u64 {
-        let (limb, bit) = ((position / 64) as usize, position % 64);
-        self.planes
-            .iter()
-            .enumerate()
-            .map(|(p, row)| (row.get(limb).map_or(0, |w| w >> bit & 1)) << p)
-            .sum()
-    }
-
-    fn nim_sum(&self) -> &[u64] {
-        self.planes.first().map_or(&[], Vec::as_slice)
-    }
-}
-
 /// Line numbers of a stream read in chunks.
 #[derive(Debug, Default)]
-struct LineTracker {
+pub(super) struct LineTracker {
     lines_before: u64,
     line_start: u64,
 }
@@ -89,23 +47,80 @@ impl LineTracker {
     }
 
     fn advance(&mut self, chunk: &[u8], base: u64) {
-        self.lines_before += memchr::memchr_iter(b'\n', chunk).count() as u64;
+        self.lines_before += bytecount::count(chunk, b'\n') as u64;
         if let Some(lf) = memchr::memrchr(b'\n', chunk) {
             self.line_start = base + lf as u64 + 1;
         }
     }
 }
 
+/// The line of each heap a pass keeps, found lazily: LFs are counted only
+/// up to the heaps that are kept, once per chunk.
+struct LineCursor<'a> {
+    chunk: &'a [u8],
+    counted: usize,
+    line: u64,
+}
+
+impl<'a> LineCursor<'a> {
+    fn new(chunk: &'a [u8], lines_before: u64) -> LineCursor<'a> {
+        LineCursor {
+            chunk,
+            counted: 0,
+            line: lines_before + 1,
+        }
+    }
+
+    /// The line of the byte at `at` (relative to the chunk), at or after
+    /// the last one asked for.
+    fn line_at(&mut self, at: usize) -> u64 {
+        self.line += bytecount::count(&self.chunk[self.counted..at], b'\n') as u64;
+        self.counted = at;
+        self.line
+    }
+}
+
+/// Why a pass over a piece stopped.
+#[derive(Debug)]
+pub(super) enum Stop {
+    /// A malformed byte.
+    Parse(ParseError),
+    /// A heap wider than the window.
+    TooWide {
+        /// Its first byte.
+        offset: u64,
+        /// Its index, counted from the first piece of the pass.
+        index: u64,
+        /// Its bit length.
+        bits: u64,
+    },
+    /// The temporary file of kept heaps failed.
+    Failed(Error),
+}
+
+/// What a pass reads, which decides what it keeps.
+pub(super) enum Reading {
+    /// A stream, read once: kept heaps get their lines as they pass, and
+    /// the holders of every bit are counted.
+    Stream,
+    /// A range of a regular file: lines and the holders of low bits can be
+    /// looked up again afterwards.
+    FileRange,
+}
+
 /// Everything the single pass keeps.
-#[derive(Debug, Default)]
-struct StreamState {
+#[derive(Debug)]
+pub(super) struct StreamState {
     survey: Survey,
-    counts: BitCounts,
+    nim_sum: Vec<u64>,
+    counts: HolderCounts,
     holders: FirstHolders,
     first_big: Option<KeptHeap>,
     first_one_line: Option<u64>,
     window_bits: u64,
     track_moves: bool,
+    /// Whether kept heaps get their line (a file looks it up at the end).
+    track_lines: bool,
     name: String,
 }
 
@@ -117,26 +132,12 @@ pub fn analyze_stream(
     name: &str,
     options: &Options,
 ) -> Result<Facts, Error> {
-    let window_bits = match options.memory {
-        MemoryBudget::Log => STREAM_LOG_WINDOW_BITS,
-        MemoryBudget::Bytes(bytes) => bytes.saturating_mul(8),
-    };
-    let chunk = match options.memory {
-        MemoryBudget::Log => 1024,
-        MemoryBudget::Bytes(bytes) => bytes.clamp(4096, 1 << 20) as usize,
-    };
-    let mut state = StreamState {
-        window_bits,
-        track_moves: !options.decide,
-        name: if name == "-" {
-            STDIN_NAME.to_string()
-        } else {
-            name.to_string()
-        },
-        ..StreamState::default()
-    };
+    let name = if name == "-" { STDIN_NAME } else { name };
+    let mut state = StreamState::new(options, name, Reading::Stream);
+    let chunk = options.memory.read_chunk_bytes();
     let bytes = read_chunks(reader, format, chunk, &mut state)?;
-    state.finish(options, bytes)
+    let facts = state.finish(options, bytes, 1)?;
+    Ok(facts.expect("a stream counts the holders of every bit"))
 }
 
 /// Reads the stream chunk by chunk, each cut at a heap boundary.
@@ -162,7 +163,9 @@ fn read_chunks(
         };
         if usable > 0 || eof {
             let piece = &buffer[..usable];
-            index = state.scan(format, piece, base, index, &lines)?;
+            index = state
+                .scan(format, piece, base, index, lines.lines_before)
+                .map_err(|stop| state.stream_error(stop, format, piece, base, &lines))?;
             if format.is_text() {
                 lines.advance(piece, base);
             }
@@ -176,48 +179,103 @@ fn read_chunks(
 }
 
 impl StreamState {
-    /// Scans one chunk of whole heaps; returns the next heap index.
-    fn scan(
-        &mut self,
-        format: Format,
-        piece: &[u8],
-        base: u64,
-        mut index: u64,
-        lines: &LineTracker,
-    ) -> Result<u64, Error> {
-        let located = |offset: u64| format.is_text().then(|| lines.locate(piece, base, offset));
-        let mut scanner = Scanner::new(format, piece, base);
-        loop {
-            let heap = match scanner.next_heap() {
-                Ok(Some(heap)) => heap,
-                Ok(None) => return Ok(index),
-                Err(ParseError { offset, message }) => {
-                    return Err(Error::Input {
-                        path: self.name.clone(),
-                        offset,
-                        line_col: located(offset),
-                        message,
-                    })
-                }
-            };
-            self.take(index, &heap, located(heap.offset).map(|(line, _)| line))?;
-            index += 1;
+    /// An empty state for a pass named `name` over `reading`.
+    pub(super) fn new(options: &Options, name: &str, reading: Reading) -> StreamState {
+        let window_bits = match options.memory {
+            MemoryBudget::Log => STREAM_LOG_WINDOW_BITS,
+            MemoryBudget::Bytes(bytes) => bytes.saturating_mul(8),
+        };
+        let (counts, track_lines) = match reading {
+            Reading::Stream => (HolderCounts::Every(BitCounts::default()), true),
+            Reading::FileRange => (HolderCounts::Top(TopCounts::default()), false),
+        };
+        StreamState {
+            survey: Survey::default(),
+            nim_sum: Vec::new(),
+            counts,
+            holders: FirstHolders::default(),
+            first_big: None,
+            first_one_line: None,
+            window_bits,
+            track_moves: !options.decide,
+            track_lines,
+            name: name.to_string(),
         }
     }
 
-    /// Takes one heap into the survey, the counters and the kept heaps.
-    fn take(&mut self, index: u64, heap: &Heap<'_>, line: Option<u64>) -> Result<(), Error> {
-        let bits = heap.value.bit_length();
-        if bits > self.window_bits {
-            return Err(Error::Input {
+    /// The error a stream reports for `stop` inside `piece`.
+    fn stream_error(
+        &self,
+        stop: Stop,
+        format: Format,
+        piece: &[u8],
+        base: u64,
+        lines: &LineTracker,
+    ) -> Error {
+        let located = |offset: u64| format.is_text().then(|| lines.locate(piece, base, offset));
+        match stop {
+            Stop::Parse(ParseError { offset, message }) => Error::Input {
                 path: self.name.clone(),
-                offset: heap.offset,
+                offset,
+                line_col: located(offset),
+                message,
+            },
+            Stop::TooWide {
+                offset,
+                index,
+                bits,
+            } => Error::Input {
+                path: self.name.clone(),
+                offset,
                 line_col: None,
                 message: format!(
                     "heap {index} has {bits} bits, more than the {}-bit window of --memory; \
                      standard input is read in one pass, so save it to a file and pass its path",
                     self.window_bits
                 ),
+            },
+            Stop::Failed(error) => error,
+        }
+    }
+
+    /// Scans one chunk of whole heaps, the first of which is heap `index`
+    /// and lies on line `lines_before + 1`; returns the next heap index.
+    pub(super) fn scan(
+        &mut self,
+        format: Format,
+        piece: &[u8],
+        base: u64,
+        mut index: u64,
+        lines_before: u64,
+    ) -> Result<u64, Stop> {
+        let mut scanner = Scanner::new(format, piece, base);
+        let mut cursor = LineCursor::new(piece, lines_before);
+        let track_lines = self.track_lines && format.is_text();
+        while let Some(heap) = scanner.next_heap().map_err(Stop::Parse)? {
+            let line = |cursor: &mut LineCursor<'_>| {
+                track_lines.then(|| cursor.line_at((heap.offset - base) as usize))
+            };
+            self.take(index, &heap, &mut cursor, line)?;
+            index += 1;
+        }
+        Ok(index)
+    }
+
+    /// Takes one heap into the survey, the counters and the kept heaps;
+    /// `line` finds its line, asked only when the heap is kept.
+    fn take<'c>(
+        &mut self,
+        index: u64,
+        heap: &Heap<'_>,
+        cursor: &mut LineCursor<'c>,
+        line: impl Fn(&mut LineCursor<'c>) -> Option<u64>,
+    ) -> Result<(), Stop> {
+        let bits = heap.value.bit_length();
+        if bits > self.window_bits {
+            return Err(Stop::TooWide {
+                offset: heap.offset,
+                index,
+                bits,
             });
         }
         let pos = HeapPos {
@@ -227,30 +285,125 @@ impl StreamState {
         let was_big = self.survey.first_big.is_some();
         let was_one = self.survey.first_one.is_some();
         self.survey.record(index, heap);
+        self.xor(&heap.value);
         self.counts.add(&heap.value);
         if !self.track_moves {
             return Ok(());
         }
-        self.holders
-            .offer(pos, line, &heap.value)
-            .map_err(|e| Error::io(self.name.clone(), e))?;
+        if self.holders.holds_new_bit(&heap.value) {
+            self.holders
+                .offer(pos, line(cursor), &heap.value)
+                .map_err(|e| Stop::Failed(Error::io(self.name.clone(), e)))?;
+        }
         if !was_big && self.survey.first_big.is_some() {
             self.first_big = Some(KeptHeap {
                 pos,
-                line,
+                line: line(cursor),
                 limbs: heap.value.to_limbs(),
             });
         }
         if !was_one && self.survey.first_one.is_some() {
-            self.first_one_line = line;
+            self.first_one_line = line(cursor);
         }
         Ok(())
     }
 
-    /// Applies the rules to what the pass kept.
-    fn finish(mut self, options: &Options, bytes: u64) -> Result<Facts, Error> {
-        let bit_counts = std::mem::take(&mut self.counts);
-        let g = bit_counts.nim_sum();
+    /// Appends the state of the pass over the next piece of the input,
+    /// whose heap indices and lines start again from 0 and 1: they move by
+    /// this state's heap count and by `lines_before` (the LFs before that
+    /// piece).
+    pub(super) fn merge(&mut self, later: StreamState, lines_before: u64) -> Result<(), Error> {
+        let shift = |mut kept: KeptHeap| {
+            kept.pos.index += self.survey.heaps;
+            kept.line = kept.line.map(|l| l + lines_before);
+            kept
+        };
+        let StreamState {
+            survey,
+            nim_sum,
+            counts,
+            mut holders,
+            first_big,
+            first_one_line,
+            ..
+        } = later;
+        let later_big = first_big.map(shift);
+        let heaps_before = self.survey.heaps;
+        let mut failed = None;
+        holders
+            .drain(|kept| {
+                let kept = shift(kept);
+                let value = HeapValue::Limbs(kept.limbs.clone());
+                if self.holders.holds_new_bit(&value) {
+                    if let Err(e) = self.holders.offer(kept.pos, kept.line, &value) {
+                        failed.get_or_insert(e);
+                    }
+                }
+            })
+            .and_then(|()| failed.map_or(Ok(()), Err))
+            .map_err(|e| Error::io(self.name.clone(), e))?;
+        if self.survey.first_one.is_none() {
+            self.first_one_line = first_one_line.map(|l| l + lines_before);
+        }
+        if self.first_big.is_none() {
+            self.first_big = later_big;
+        }
+        self.survey.merge_after(&survey, heaps_before);
+        self.xor(&HeapValue::Limbs(nim_sum));
+        self.counts.merge(counts);
+        Ok(())
+    }
+
+    /// This state with what a bulk count of raw elements found: the survey,
+    /// the counters, and the first holder of each bit and the first heap
+    /// of 2 or more, in input order.
+    pub(super) fn with_raw(
+        mut self,
+        survey: Survey,
+        columns: ColumnCounter,
+        kept: Vec<KeptHeap>,
+        first_big: Option<KeptHeap>,
+    ) -> Result<StreamState, Stop> {
+        self.survey = survey;
+        let counts = columns.columns();
+        let parity = counts.iter().enumerate();
+        self.nim_sum = vec![parity.fold(0, |g, (b, &c)| g | (c & 1) << b)];
+        self.counts = HolderCounts::Top(TopCounts::from_counter(columns));
+        if self.track_moves {
+            for heap in kept {
+                self.holders
+                    .offer(heap.pos, None, &HeapValue::Limbs(heap.limbs))
+                    .map_err(|e| Stop::Failed(Error::io(self.name.clone(), e)))?;
+            }
+            self.first_big = first_big;
+        }
+        Ok(self)
+    }
+
+    /// XORs `value` into the nim-sum.
+    fn xor(&mut self, value: &HeapValue<'_>) {
+        let limbs = value.bit_length().div_ceil(64) as usize;
+        if self.nim_sum.len() < limbs {
+            self.nim_sum.resize(limbs, 0);
+        }
+        value.xor_window(0, &mut self.nim_sum);
+    }
+
+    /// The survey so far.
+    pub(super) fn survey(&self) -> &Survey {
+        &self.survey
+    }
+
+    /// Applies the rules to what the pass kept; `None` when the count of
+    /// the heaps holding the msb is needed and was not kept (top counts).
+    pub(super) fn finish(
+        mut self,
+        options: &Options,
+        bytes: u64,
+        threads: u64,
+    ) -> Result<Option<Facts>, Error> {
+        let g = std::mem::take(&mut self.nim_sum);
+        let g = &g[..g.iter().rposition(|&w| w != 0).map_or(0, |t| t + 1)];
         let top = g.iter().rposition(|&w| w != 0);
         let msb = top.map(|t| 64 * t as u64 + 63 - u64::from(g[t].leading_zeros()));
         let counts = self.survey.counts();
@@ -269,11 +422,17 @@ impl StreamState {
             (Some(0).filter(|_| winner == Player::Second), None)
         } else {
             let plan = rules::move_plan(options.rule, counts, msb.is_some());
-            let holders = msb.map_or(0, |m| bit_counts.count(m));
+            let holders = match msb {
+                None => 0,
+                Some(m) => match self.counts.count(m) {
+                    Some(count) => count,
+                    None => return Ok(None),
+                },
+            };
             let moves = rules::winning_moves(plan, counts, holders);
             (Some(moves), self.play(plan, msb, g, options)?)
         };
-        Ok(Facts {
+        Ok(Some(Facts {
             survey: self.survey,
             nim_sum,
             msb,
@@ -283,8 +442,8 @@ impl StreamState {
             passes: 1,
             bytes_scanned: bytes,
             window_bits: self.window_bits,
-            threads: 1,
-        })
+            threads,
+        }))
     }
 
     fn play(

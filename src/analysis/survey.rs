@@ -72,6 +72,23 @@ impl Survey {
         self.first_big = self.first_big.or(later.first_big);
     }
 
+    /// Appends the survey of the piece that follows this one, whose heap
+    /// indices were counted from 0 rather than from `heaps_before`.
+    pub fn merge_after(&mut self, later: &Survey, heaps_before: u64) {
+        let shift = |pos: Option<HeapPos>| {
+            pos.map(|p| HeapPos {
+                index: p.index + heaps_before,
+                offset: p.offset,
+            })
+        };
+        let later = Survey {
+            first_one: shift(later.first_one),
+            first_big: shift(later.first_big),
+            ..later.clone()
+        };
+        self.merge(&later);
+    }
+
     /// The counts the rules need.
     pub fn counts(&self) -> Counts {
         Counts {

@@ -8,11 +8,12 @@
 //! read is an error, never a wrong report (see [`super::watch`]).
 
 use super::watch::{self, MapGuard, Stamp};
-use super::{complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner};
+use super::{complete_prefix, Format, Heap, HeapScanner, HeapValue, Scanner};
 use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 use std::fs::File;
 use std::io::{ErrorKind, Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// An opened input.
@@ -137,31 +138,6 @@ impl RereadFile {
         found.ok_or_else(|| watch::changed(self.stamp.name(), "a heap read before is gone"))
     }
 
-    /// The 1-based line and column of `offset` (lines end at LF).
-    pub fn line_and_column(&self, offset: u64) -> Result<(u64, u64), Error> {
-        let mut file = self.stamp.file();
-        file.seek(SeekFrom::Start(0))
-            .map_err(|e| Error::io(self.stamp.name(), e))?;
-        let mut before = file.take(offset);
-        let mut buffer = vec![0; 64 << 10];
-        let (mut lines, mut line_start, mut read) = (0u64, 0u64, 0u64);
-        loop {
-            let n = match before.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(Error::io(self.stamp.name(), e)),
-            };
-            let (line, column) = line_and_column(&buffer[..n], n);
-            if line > 1 {
-                lines += line - 1;
-                line_start = read + n as u64 - (column - 1);
-            }
-            read += n as u64;
-        }
-        Ok((lines + 1, offset - line_start + 1))
-    }
-
     /// Feeds `piece(bytes, base)` the file from `start` in chunks that end
     /// on heap boundaries (the last one at the end of the file), until it
     /// returns false. Returns the number of bytes read.
@@ -198,27 +174,54 @@ impl RereadFile {
         }
     }
 
-    /// A parse error with its line and column; a change of the file
-    /// explains it first.
     fn input_error(&self, format: Format, error: ParseError) -> Error {
-        if let Err(changed) = self.stamp.check() {
-            return changed;
-        }
-        let line_col = if format.is_text() {
-            match self.line_and_column(error.offset) {
-                Ok(at) => Some(at),
-                Err(io) => return io,
-            }
-        } else {
-            None
-        };
-        Error::Input {
-            path: self.stamp.name().to_string(),
-            offset: error.offset,
-            line_col,
-            message: error.message,
-        }
+        input_error(&self.stamp, format, error)
     }
+}
+
+/// A parse error in the file behind `stamp`, with its line and column for
+/// text formats; a change of the file explains it first.
+pub fn input_error(stamp: &Stamp, format: Format, error: ParseError) -> Error {
+    if let Err(changed) = stamp.check() {
+        return changed;
+    }
+    let line_col = if format.is_text() {
+        match line_and_column_at(stamp.file(), stamp.name(), error.offset) {
+            Ok(at) => Some(at),
+            Err(io) => return io,
+        }
+    } else {
+        None
+    };
+    Error::Input {
+        path: stamp.name().to_string(),
+        offset: error.offset,
+        line_col,
+        message: error.message,
+    }
+}
+
+/// The 1-based line and column of `offset` in `file` (named `name` in
+/// errors; lines end at LF), read with positioned reads.
+pub fn line_and_column_at(file: &File, name: &str, offset: u64) -> Result<(u64, u64), Error> {
+    let mut buffer = vec![0; 64 << 10];
+    let (mut lines, mut line_start, mut read) = (0u64, 0u64, 0u64);
+    while read < offset {
+        let want = buffer.len().min((offset - read) as usize);
+        let n = match file.read_at(&mut buffer[..want], read) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(name, e)),
+        };
+        let chunk = &buffer[..n];
+        lines += bytecount::count(chunk, b'\n') as u64;
+        if let Some(lf) = memchr::memrchr(b'\n', chunk) {
+            line_start = read + lf as u64 + 1;
+        }
+        read += n as u64;
+    }
+    Ok((lines + 1, offset - line_start + 1))
 }
 
 /// Reads until the buffer is full or the input ends; true at the end.
@@ -295,8 +298,8 @@ mod tests {
         let (_file, reread) = reread(&text);
         for offset in [0, 1, 65_535, 65_536, 65_537, 100_000, text.len() as u64 - 1] {
             assert_eq!(
-                reread.line_and_column(offset).unwrap(),
-                line_and_column(&text, offset as usize),
+                line_and_column_at(reread.stamp().file(), "t", offset).unwrap(),
+                crate::input::line_and_column(&text, offset as usize),
                 "offset {offset}"
             );
         }

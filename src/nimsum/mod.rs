@@ -6,6 +6,7 @@
 //! most significant end; when every heap fits in one window, a
 //! [`GrowingAccumulator`] computes the whole nim-sum during the survey.
 
+pub mod columns;
 pub mod limbs;
 
 use crate::input::{HeapValue, PageReleaser};

@@ -1,0 +1,331 @@
+//! How many heaps hold each bit position: what `winning_moves` needs
+//! (under normal play, the number of heaps holding the nim-sum's msb),
+//! gathered in the same pass as the nim-sum, before the msb is known.
+//!
+//! Two ways, by what a second look at the input costs:
+//!
+//! - [`BitCounts`] counts every position exactly (bit-sliced counters,
+//!   log₂ of the heap count planes per limb). A stream can only be read
+//!   once, so it needs them.
+//! - [`TopCounts`] counts only the top [`TOP_LIMBS`] limb positions
+//!   reached so far, with the carry-save column counters of
+//!   [`columns`](crate::nimsum::columns) (32 heaps per step). That is a few
+//!   word operations per heap, and it is exact wherever it answers: when
+//!   the longest heap grows, the new top positions were 0 in every earlier
+//!   heap. The msb of a random instance's nim-sum lies in its top limb;
+//!   when it lies below the counted positions, the caller reads the file
+//!   again.
+
+use crate::input::HeapValue;
+use crate::nimsum::columns::{ColumnCounter, STEP};
+
+/// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
+pub const TOP_LIMBS: u64 = 2;
+
+/// Bit-sliced counters: plane p holds bit p of the count of heaps having
+/// each bit position set. Plane 0 is the nim-sum.
+#[derive(Debug, Default)]
+pub struct BitCounts {
+    planes: Vec<Vec<u64>>,
+}
+
+impl BitCounts {
+    /// Adds the counts of `other` (ripple-carry over the planes, limb by
+    /// limb).
+    pub fn merge(&mut self, other: BitCounts) {
+        let limbs = other.planes.iter().map(Vec::len).max().unwrap_or(0);
+        for j in 0..limbs {
+            let mut carry = 0u64;
+            let mut plane = 0;
+            while plane < other.planes.len() || carry != 0 {
+                let addend = other.planes.get(plane).and_then(|row| row.get(j)).copied();
+                let addend = addend.unwrap_or(0);
+                if plane == self.planes.len() {
+                    self.planes.push(Vec::new());
+                }
+                let row = &mut self.planes[plane];
+                if row.len() <= j {
+                    row.resize(j + 1, 0);
+                }
+                let mine = row[j];
+                row[j] = mine ^ addend ^ carry;
+                carry = (mine & addend) | (carry & (mine ^ addend));
+                plane += 1;
+            }
+        }
+    }
+
+    pub fn add(&mut self, value: &HeapValue<'_>) {
+        let limbs = value.bit_length().div_ceil(64) as usize;
+        for j in 0..limbs {
+            let mut carry = value.limb(j as u64);
+            let mut plane = 0;
+            while carry != 0 {
+                if plane == self.planes.len() {
+                    self.planes.push(Vec::new());
+                }
+                let row = &mut self.planes[plane];
+                if row.len() <= j {
+                    row.resize(limbs.max(j + 1), 0);
+                }
+                let sum = row[j] ^ carry;
+                carry &= row[j];
+                row[j] = sum;
+                plane += 1;
+            }
+        }
+    }
+
+    /// How many heaps have bit `position` set.
+    pub fn count(&self, position: u64) -> u64 {
+        let (limb, bit) = ((position / 64) as usize, position % 64);
+        self.planes
+            .iter()
+            .enumerate()
+            .map(|(p, row)| (row.get(limb).map_or(0, |w| w >> bit & 1)) << p)
+            .sum()
+    }
+}
+
+/// Exact counts of the heaps holding each bit of the top limb positions
+/// reached so far.
+#[derive(Clone, Debug, Default)]
+pub struct TopCounts {
+    /// The lowest counted limb position.
+    low: u64,
+    /// Counters of limbs `low ..`, at most [`TOP_LIMBS`].
+    limbs: Vec<StagedColumns>,
+}
+
+/// The column counter of one limb position, fed 32 words at a time.
+#[derive(Clone, Debug)]
+struct StagedColumns {
+    counter: ColumnCounter,
+    staged: [u64; STEP],
+    len: usize,
+}
+
+impl Default for StagedColumns {
+    fn default() -> Self {
+        StagedColumns {
+            counter: ColumnCounter::default(),
+            staged: [0; STEP],
+            len: 0,
+        }
+    }
+}
+
+impl StagedColumns {
+    #[inline]
+    fn push(&mut self, word: u64) {
+        self.staged[self.len] = word;
+        self.len += 1;
+        if self.len == STEP {
+            self.counter.add_words(&self.staged);
+            self.len = 0;
+        }
+    }
+
+    fn columns(&self) -> [u64; 64] {
+        let mut rest = ColumnCounter::default();
+        self.staged[..self.len]
+            .iter()
+            .for_each(|&w| rest.add_word(w));
+        let (mut columns, staged) = (self.counter.columns(), rest.columns());
+        for (c, s) in columns.iter_mut().zip(staged) {
+            *c += s;
+        }
+        columns
+    }
+}
+
+impl TopCounts {
+    /// Counts of a single limb position (limb 0) from a column counter.
+    pub fn from_counter(counter: ColumnCounter) -> TopCounts {
+        TopCounts {
+            low: 0,
+            limbs: vec![StagedColumns {
+                counter,
+                ..StagedColumns::default()
+            }],
+        }
+    }
+
+    /// The limb position above the counted ones.
+    fn top(&self) -> u64 {
+        self.low + self.limbs.len() as u64
+    }
+
+    /// Moves the counted positions up to end at limb `top`.
+    fn raise(&mut self, top: u64) {
+        let low = top.saturating_sub(TOP_LIMBS).max(self.low);
+        let dropped = ((low - self.low) as usize).min(self.limbs.len());
+        self.limbs.drain(..dropped);
+        self.low = low;
+        while self.top() < top {
+            self.limbs.push(StagedColumns::default());
+        }
+    }
+
+    /// Counts one heap.
+    #[inline]
+    pub fn add(&mut self, value: &HeapValue<'_>) {
+        let limbs = value.bit_length().div_ceil(64);
+        if limbs > self.top() {
+            self.raise(limbs);
+        }
+        for j in self.low..limbs {
+            self.limbs[(j - self.low) as usize].push(value.limb(j));
+        }
+    }
+
+    /// How many heaps have bit `position` set; `None` below the counted
+    /// positions.
+    pub fn count(&self, position: u64) -> Option<u64> {
+        let limb = position / 64;
+        if limb < self.low {
+            return None;
+        }
+        Some(
+            self.limbs
+                .get((limb - self.low) as usize)
+                .map_or(0, |c| c.columns()[(position % 64) as usize]),
+        )
+    }
+
+    /// Adds the counts of the heaps that follow: positions counted by both
+    /// stay counted.
+    pub fn merge(&mut self, later: &TopCounts) {
+        let top = self.top().max(later.top());
+        self.raise(top);
+        if later.low > self.low {
+            let dropped = ((later.low - self.low) as usize).min(self.limbs.len());
+            self.limbs.drain(..dropped);
+            self.low = later.low;
+        }
+        for (j, theirs) in (later.low..).zip(&later.limbs) {
+            if j >= self.low {
+                let columns = theirs.columns();
+                self.limbs[(j - self.low) as usize]
+                    .counter
+                    .add_columns(&columns);
+            }
+        }
+    }
+}
+
+/// The counts a pass keeps: every position, or the top ones.
+#[derive(Debug)]
+pub enum HolderCounts {
+    /// Every position (a stream).
+    Every(BitCounts),
+    /// The top positions (a file, which can be read again).
+    Top(TopCounts),
+}
+
+impl HolderCounts {
+    /// Counts one heap.
+    #[inline]
+    pub fn add(&mut self, value: &HeapValue<'_>) {
+        match self {
+            HolderCounts::Every(counts) => counts.add(value),
+            HolderCounts::Top(counts) => counts.add(value),
+        }
+    }
+
+    /// How many heaps hold bit `position`, when known.
+    pub fn count(&self, position: u64) -> Option<u64> {
+        match self {
+            HolderCounts::Every(counts) => Some(counts.count(position)),
+            HolderCounts::Top(counts) => counts.count(position),
+        }
+    }
+
+    /// Adds the counts of the heaps that follow.
+    pub fn merge(&mut self, later: HolderCounts) {
+        match (self, later) {
+            (HolderCounts::Every(mine), HolderCounts::Every(theirs)) => mine.merge(theirs),
+            (HolderCounts::Top(mine), HolderCounts::Top(theirs)) => mine.merge(&theirs),
+            _ => unreachable!("the pieces of one pass count the same way"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn value(limbs: &[u64]) -> HeapValue<'static> {
+        let mut limbs = limbs.to_vec();
+        while limbs.last() == Some(&0) {
+            limbs.pop();
+        }
+        HeapValue::Limbs(limbs)
+    }
+
+    fn heaps(seed: u64, count: usize) -> Vec<Vec<u64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..count)
+            .map(|_| {
+                let len = rng.random_range(0..6);
+                (0..len)
+                    .map(|_| rng.random::<u64>() >> rng.random_range(0..64))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn naive(heaps: &[Vec<u64>], position: u64) -> u64 {
+        heaps.iter().filter(|h| value(h).bit(position)).count() as u64
+    }
+
+    #[test]
+    fn every_count_is_exact() {
+        let heaps = heaps(1, 500);
+        let mut counts = BitCounts::default();
+        heaps.iter().for_each(|h| counts.add(&value(h)));
+        for position in 0..6 * 64 {
+            assert_eq!(counts.count(position), naive(&heaps, position));
+        }
+    }
+
+    #[test]
+    fn top_counts_are_exact_where_they_answer_and_cover_the_top() {
+        let heaps = heaps(2, 1000);
+        let mut counts = TopCounts::default();
+        heaps.iter().for_each(|h| counts.add(&value(h)));
+        let top = heaps.iter().map(|h| value(h).bit_length()).max().unwrap();
+        for position in 0..7 * 64 {
+            match counts.count(position) {
+                Some(c) => assert_eq!(c, naive(&heaps, position), "{position}"),
+                None => assert!(position < top.div_ceil(64) * 64 - 64 * TOP_LIMBS),
+            }
+        }
+        assert!(counts.count(top - 1).is_some());
+    }
+
+    #[test]
+    fn merged_pieces_count_like_the_whole() {
+        let heaps = heaps(3, 900);
+        for cut in [0, 1, 100, 450, 899, 900] {
+            let (mut first, mut second) = (TopCounts::default(), TopCounts::default());
+            heaps[..cut].iter().for_each(|h| first.add(&value(h)));
+            heaps[cut..].iter().for_each(|h| second.add(&value(h)));
+            first.merge(&second);
+            let (mut a, mut b) = (BitCounts::default(), BitCounts::default());
+            heaps[..cut].iter().for_each(|h| a.add(&value(h)));
+            heaps[cut..].iter().for_each(|h| b.add(&value(h)));
+            a.merge(b);
+            for position in 0..6 * 64 {
+                assert_eq!(a.count(position), naive(&heaps, position));
+                if let Some(c) = first.count(position) {
+                    assert_eq!(c, naive(&heaps, position), "cut {cut} position {position}");
+                }
+            }
+            let top = heaps.iter().map(|h| value(h).bit_length()).max().unwrap();
+            assert!(first.count(top - 1).is_some(), "cut {cut}");
+        }
+    }
+}

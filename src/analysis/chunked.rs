@@ -17,7 +17,7 @@
 //! costs a fault on first touch), and the process never holds more of the
 //! file than its buffers, so peak RSS stays a few MiB.
 //!
-//! A heap wider than the window, or longer than [`MAX_HEAP_BYTES`] of text,
+//! A heap wider than the window, or longer than a few MiB of text,
 //! makes this path give up ([`analyze`] returns `None`) and the caller runs
 //! the multi-pass analysis of [`passes`](super::passes), which handles any
 //! heap in bounded memory.
@@ -37,19 +37,29 @@ use std::io::ErrorKind;
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 
-/// Bytes per read: small enough to stay in the L2 cache while it is parsed.
-const READ_BYTES: usize = 128 << 10;
+/// The sizes this path works with.
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Bytes per read: small enough to stay in the L2 cache while parsed.
+    read_bytes: usize,
+    /// A heap of more text than this (a long line, a long token, many
+    /// leading zeros) is left to the multi-pass analysis.
+    max_heap_bytes: usize,
+    /// A heap of more bits than this is left to the multi-pass analysis,
+    /// which holds no heap whole.
+    max_heap_bits: u64,
+    /// Ranges smaller than this are not worth a thread of their own.
+    min_range_bytes: u64,
+}
 
-/// A heap of more text than this (a long line, a long token, many leading
-/// zeros) is left to the multi-pass analysis.
-pub const MAX_HEAP_BYTES: usize = 8 << 20;
-
-/// A heap of more bits than this is left to the multi-pass analysis: the
-/// per-bit counters of a pass cost a few times the longest heap.
-const MAX_HEAP_BITS: u64 = 1 << 20;
-
-/// Ranges smaller than this are not worth a thread of their own.
-const MIN_RANGE_BYTES: u64 = 4 << 20;
+impl Tuning {
+    const DEFAULT: Tuning = Tuning {
+        read_bytes: 128 << 10,
+        max_heap_bytes: 8 << 20,
+        max_heap_bits: 1 << 20,
+        min_range_bytes: 4 << 20,
+    };
+}
 
 /// The smallest `--memory` budget this path runs under: its buffers and
 /// counters take a few MiB; smaller budgets get the windowed passes.
@@ -74,17 +84,28 @@ impl From<Stop> for Halt {
 /// Analyzes the file behind `stamp` in one pass on `options.threads`
 /// threads; `None` when it is a case for the multi-pass analysis.
 pub fn analyze(stamp: &Stamp, format: Format, options: &Options) -> Result<Option<Facts>, Error> {
+    analyze_tuned(stamp, format, options, Tuning::DEFAULT)
+}
+
+fn analyze_tuned(
+    stamp: &Stamp,
+    format: Format,
+    options: &Options,
+    tuning: Tuning,
+) -> Result<Option<Facts>, Error> {
     if !matches!(options.memory, MemoryBudget::Bytes(b) if b >= MIN_BUDGET_BYTES) {
         return Ok(None);
     }
     let len = stamp.len_at_open();
-    let Some(ranges) = ranges(stamp, format, len, options.threads)? else {
+    let Some(ranges) = ranges(stamp, format, len, options.threads, tuning)? else {
         return Ok(None);
     };
     let results: Vec<Result<StreamState, Halt>> = std::thread::scope(|scope| {
         let handles: Vec<_> = ranges
             .iter()
-            .map(|range| scope.spawn(|| analyze_range(stamp, format, range.clone(), options)))
+            .map(|range| {
+                scope.spawn(|| analyze_range(stamp, format, range.clone(), options, tuning))
+            })
             .collect();
         handles
             .into_iter()
@@ -122,18 +143,21 @@ fn analyze_range(
     format: Format,
     range: Range<u64>,
     options: &Options,
+    tuning: Tuning,
 ) -> Result<StreamState, Halt> {
     let name = stamp.name();
     let mut state = StreamState::new(options, name, Reading::FileRange);
     if let Some(width) = format.raw_width() {
         let mut raw = RawRange::new(range.start, width);
-        read_range(stamp, format, range, |piece, base| raw.scan(piece, base))?;
+        read_range(stamp, format, range, tuning, |piece, base| {
+            raw.scan(piece, base)
+        })?;
         return Ok(state.with_raw(raw.survey(), raw.counter, raw.kept, raw.first_big)?);
     }
     let mut index = 0;
-    read_range(stamp, format, range, |piece, base| {
+    read_range(stamp, format, range, tuning, |piece, base| {
         index = state.scan(format, piece, base, index, 0)?;
-        if state.survey().max_bit_length > MAX_HEAP_BITS {
+        if state.survey().max_bit_length > tuning.max_heap_bits {
             return Err(Halt::LongHeap);
         }
         Ok(())
@@ -147,13 +171,14 @@ fn read_range(
     stamp: &Stamp,
     format: Format,
     range: Range<u64>,
+    tuning: Tuning,
     mut piece: impl FnMut(&[u8], u64) -> Result<(), Halt>,
 ) -> Result<(), Halt> {
-    let mut buffer = vec![0u8; READ_BYTES];
+    let mut buffer = vec![0u8; tuning.read_bytes];
     let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
     loop {
         if filled == buffer.len() {
-            if buffer.len() >= MAX_HEAP_BYTES {
+            if buffer.len() >= tuning.max_heap_bytes {
                 return Err(Halt::LongHeap);
             }
             buffer.resize(2 * buffer.len(), 0);
@@ -202,17 +227,18 @@ fn ranges(
     format: Format,
     len: u64,
     threads: usize,
+    tuning: Tuning,
 ) -> Result<Option<Vec<Range<u64>>>, Error> {
     let count = match format {
         Format::Nimb => 1,
-        _ => (threads as u64).clamp(1, (len / MIN_RANGE_BYTES).max(1)),
+        _ => (threads as u64).clamp(1, (len / tuning.min_range_bytes).max(1)),
     };
     let mut starts = vec![0];
     for k in 1..count {
         let nominal = len / count * k;
         let start = match format.raw_width() {
             Some(width) => nominal - nominal % width as u64,
-            None => match next_boundary(stamp.file(), format, nominal, len)
+            None => match next_boundary(stamp.file(), format, nominal, len, tuning)
                 .map_err(|e| Error::io(stamp.name(), e))?
             {
                 Some(start) => start,
@@ -228,15 +254,21 @@ fn ranges(
 }
 
 /// The first heap boundary at or after `from`: just past a separator.
-/// `None` when none comes within [`MAX_HEAP_BYTES`].
-fn next_boundary(file: &File, format: Format, from: u64, len: u64) -> std::io::Result<Option<u64>> {
+/// `None` when none comes within the longest heap this path takes.
+fn next_boundary(
+    file: &File,
+    format: Format,
+    from: u64,
+    len: u64,
+    tuning: Tuning,
+) -> std::io::Result<Option<u64>> {
     let is_separator = |b: &u8| match format {
         Format::Unary => *b == b'\n',
         _ => matches!(b, b' ' | b'\t' | b'\n' | b'\r'),
     };
     let mut window = vec![0u8; 64 << 10];
     let mut at = from;
-    while at < len && at - from < MAX_HEAP_BYTES as u64 {
+    while at < len && at - from < tuning.max_heap_bytes as u64 {
         let n = window.len().min((len - at) as usize);
         file.read_exact_at(&mut window[..n], at)?;
         if let Some(i) = window[..n].iter().position(is_separator) {
@@ -373,4 +405,227 @@ fn element(bytes: &[u8]) -> u64 {
     let mut word = [0u8; 8];
     word[..bytes.len()].copy_from_slice(bytes);
     u64::from_le_bytes(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::passes::SliceRun;
+    use crate::analysis::{build_report, Rule};
+    use crate::encode::{write_header, write_heap};
+    use crate::input::HeapValue;
+    use crate::memory::MemoryMeter;
+    use crate::report::InputInfo;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::io::Write;
+    use std::time::Instant;
+
+    /// Tiny sizes, so that small inputs get many ranges and many reads.
+    const TINY: Tuning = Tuning {
+        read_bytes: 5,
+        max_heap_bytes: 1 << 10,
+        max_heap_bits: 1 << 12,
+        min_range_bytes: 1,
+    };
+
+    const FORMATS: [Format; 9] = [
+        Format::Bits,
+        Format::Hex,
+        Format::Dec,
+        Format::Unary,
+        Format::U8,
+        Format::U16le,
+        Format::U32le,
+        Format::U64le,
+        Format::Nimb,
+    ];
+
+    /// A random instance: many zeros and ones, a few long heaps, values
+    /// within the format's width, odd separators.
+    fn instance(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
+        let max_bits = match format {
+            Format::Unary => 7,
+            other => other.raw_width().map_or(200, |w| 8 * w as u32),
+        };
+        let mut out = Vec::new();
+        write_header(format, &mut out).unwrap();
+        for _ in 0..rng.random_range(0..60) {
+            let bits = match rng.random_range(0..4) {
+                0 => 0,
+                1 => 1,
+                _ => rng.random_range(0..=max_bits),
+            };
+            let limbs: Vec<u64> = (0..bits.div_ceil(64))
+                .map(|j| {
+                    let word: u64 = rng.random();
+                    let keep = (bits - 64 * j).min(64);
+                    if keep == 64 {
+                        word
+                    } else {
+                        word & ((1 << keep) - 1)
+                    }
+                })
+                .collect();
+            let value = HeapValue::Limbs(
+                limbs
+                    .into_iter()
+                    .rev()
+                    .skip_while(|&l| l == 0)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect(),
+            );
+            write_heap(format, &value, &mut out).unwrap();
+            if format.is_text() && format != Format::Unary && rng.random_range(0..3) == 0 {
+                out.extend_from_slice(b" \r\n\t"[..rng.random_range(1..4)].as_ref());
+            }
+        }
+        out
+    }
+
+    fn report_of(
+        facts: Facts,
+        data: &[u8],
+        format: Format,
+        options: &Options,
+    ) -> serde_json::Value {
+        let input = InputInfo {
+            path: "t".into(),
+            format,
+            bytes: data.len() as u64,
+        };
+        let report = build_report(facts, input, options, &MemoryMeter::start(), Instant::now());
+        let mut json = serde_json::to_value(&report).unwrap();
+        let object = json.as_object_mut().unwrap();
+        object.remove("stats");
+        if options.decide {
+            // These may be null under --decide (SPEC section 3); one pass
+            // knows them anyway, the passes stop before.
+            for known_or_null in ["nim_sum", "msb", "winning_moves", "move"] {
+                object.remove(known_or_null);
+            }
+        }
+        json
+    }
+
+    fn stamp_of(data: &[u8]) -> (tempfile::NamedTempFile, Stamp) {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(data).unwrap();
+        let stamp = Stamp::take(File::open(file.path()).unwrap(), "t").unwrap();
+        (file, stamp)
+    }
+
+    /// The one-pass ranges against the multi-pass analysis of the same
+    /// bytes; `None` when the fast path declined.
+    fn compare(data: &[u8], format: Format, options: &Options) -> Option<()> {
+        let (_file, stamp) = stamp_of(data);
+        let fast = analyze_tuned(&stamp, format, options, TINY);
+        let slow = SliceRun::new(data, format, "t", options).run();
+        match (fast, slow) {
+            (Ok(Some(fast)), Ok(slow)) => {
+                assert_eq!(
+                    report_of(fast, data, format, options),
+                    report_of(slow, data, format, options),
+                    "{format:?} {:?}",
+                    String::from_utf8_lossy(data)
+                );
+                Some(())
+            }
+            (Ok(None), _) => None,
+            (Err(fast), Err(slow)) => {
+                assert_eq!(fast.to_string(), slow.to_string(), "{format:?}");
+                Some(())
+            }
+            (fast, slow) => panic!("{format:?}: one pass {fast:?}, passes {slow:?}"),
+        }
+    }
+
+    #[test]
+    fn ranges_on_many_threads_agree_with_the_multi_pass_analysis() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for format in FORMATS {
+            let mut answered = 0;
+            for round in 0..60 {
+                let data = instance(&mut rng, format);
+                let options = Options {
+                    threads: 1 + round % 4,
+                    rule: if round % 2 == 0 {
+                        Rule::Normal
+                    } else {
+                        Rule::Misere
+                    },
+                    decide: round % 7 == 0,
+                    ..Options::default()
+                };
+                answered += compare(&data, format, &options).map_or(0, |()| 1);
+            }
+            assert!(answered > 40, "{format:?}: only {answered} answered");
+        }
+    }
+
+    #[test]
+    fn errors_are_the_earliest_with_line_and_column() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        for format in FORMATS {
+            for _ in 0..40 {
+                let mut data = instance(&mut rng, format);
+                if data.is_empty() {
+                    continue;
+                }
+                for _ in 0..rng.random_range(1..3) {
+                    let at = rng.random_range(0..data.len());
+                    data[at] = [b'x', 0x0c, b'2', 0xff][rng.random_range(0..4)];
+                }
+                if format.raw_width().is_some() {
+                    data.push(7);
+                }
+                let options = Options {
+                    threads: 3,
+                    ..Options::default()
+                };
+                compare(&data, format, &options);
+            }
+        }
+    }
+
+    #[test]
+    fn a_heap_too_long_for_one_pass_is_left_to_the_passes() {
+        let long = [vec![b'1'; 3000], b" 1\n".to_vec()].concat();
+        let (_file, stamp) = stamp_of(&long);
+        let facts = analyze_tuned(&stamp, Format::Bits, &Options::default(), TINY).unwrap();
+        assert!(facts.is_none());
+        let zeros = [b"1 ".to_vec(), vec![b'0'; 2000], b"1".to_vec()].concat();
+        let (_file, stamp) = stamp_of(&zeros);
+        let facts = analyze_tuned(&stamp, Format::Bits, &Options::default(), TINY).unwrap();
+        assert!(facts.is_none());
+    }
+
+    #[test]
+    fn an_msb_below_the_counted_limbs_is_left_to_the_passes() {
+        // Two equal long heaps cancel; the nim-sum is a small heap's.
+        let big = format!("1{} ", "0".repeat(300));
+        let data = format!("{big}{big}101");
+        let (_file, stamp) = stamp_of(data.as_bytes());
+        let facts = analyze_tuned(&stamp, Format::Bits, &Options::default(), TINY).unwrap();
+        assert!(facts.is_none());
+        let decided = Options {
+            decide: true,
+            ..Options::default()
+        };
+        assert!(compare(data.as_bytes(), Format::Bits, &decided).is_some());
+    }
+
+    #[test]
+    fn small_budgets_take_the_windowed_passes() {
+        let (_file, stamp) = stamp_of(b"1 10 11");
+        let options = Options {
+            memory: MemoryBudget::Bytes(1 << 20),
+            ..Options::default()
+        };
+        assert!(analyze_tuned(&stamp, Format::Bits, &options, TINY)
+            .unwrap()
+            .is_none());
+    }
 }

@@ -179,6 +179,18 @@ impl TopCounts {
         }
     }
 
+    /// Counts one heap of at most 128 bits.
+    #[inline]
+    pub fn add_word(&mut self, value: u128) {
+        let limbs = u64::from(128 - value.leading_zeros()).div_ceil(64);
+        if limbs > self.top() {
+            self.raise(limbs);
+        }
+        for j in self.low..limbs {
+            self.limbs[(j - self.low) as usize].push((value >> (64 * j)) as u64);
+        }
+    }
+
     /// How many heaps have bit `position` set; `None` below the counted
     /// positions.
     pub fn count(&self, position: u64) -> Option<u64> {
@@ -227,9 +239,10 @@ impl HolderCounts {
     /// Counts one heap.
     #[inline]
     pub fn add(&mut self, value: &HeapValue<'_>) {
-        match self {
-            HolderCounts::Every(counts) => counts.add(value),
-            HolderCounts::Top(counts) => counts.add(value),
+        match (self, value) {
+            (HolderCounts::Every(counts), _) => counts.add(value),
+            (HolderCounts::Top(counts), HeapValue::Word(word)) => counts.add_word(*word),
+            (HolderCounts::Top(counts), _) => counts.add(value),
         }
     }
 

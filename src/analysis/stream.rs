@@ -191,7 +191,8 @@ impl StreamState {
         };
         StreamState {
             survey: Survey::default(),
-            nim_sum: Vec::new(),
+            // Two limbs from the start: the XOR of a word needs no check.
+            nim_sum: vec![0; 2],
             counts,
             holders: FirstHolders::default(),
             first_big: None,
@@ -349,7 +350,7 @@ impl StreamState {
             self.first_big = later_big;
         }
         self.survey.merge_after(&survey, heaps_before);
-        self.xor(&HeapValue::Limbs(nim_sum));
+        self.xor(&HeapValue::Limbs(trimmed(nim_sum)));
         self.counts.merge(counts);
         Ok(())
     }
@@ -381,7 +382,13 @@ impl StreamState {
     }
 
     /// XORs `value` into the nim-sum.
+    #[inline]
     fn xor(&mut self, value: &HeapValue<'_>) {
+        if let (HeapValue::Word(word), [low, high, ..]) = (value, self.nim_sum.as_mut_slice()) {
+            *low ^= *word as u64;
+            *high ^= (*word >> 64) as u64;
+            return;
+        }
         let limbs = value.bit_length().div_ceil(64) as usize;
         if self.nim_sum.len() < limbs {
             self.nim_sum.resize(limbs, 0);

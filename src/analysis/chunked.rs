@@ -456,27 +456,12 @@ mod tests {
                 1 => 1,
                 _ => rng.random_range(0..=max_bits),
             };
-            let limbs: Vec<u64> = (0..bits.div_ceil(64))
-                .map(|j| {
-                    let word: u64 = rng.random();
-                    let keep = (bits - 64 * j).min(64);
-                    if keep == 64 {
-                        word
-                    } else {
-                        word & ((1 << keep) - 1)
-                    }
-                })
-                .collect();
-            let value = HeapValue::Limbs(
-                limbs
-                    .into_iter()
-                    .rev()
-                    .skip_while(|&l| l == 0)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect(),
-            );
+            let mut limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.random()).collect();
+            if let Some(top) = limbs.last_mut() {
+                *top >>= (64 - bits % 64) % 64;
+                *top |= 1 << ((bits + 63) % 64);
+            }
+            let value = HeapValue::Limbs(limbs);
             write_heap(format, &value, &mut out).unwrap();
             if format.is_text() && format != Format::Unary && rng.random_range(0..3) == 0 {
                 out.extend_from_slice(b" \r\n\t"[..rng.random_range(1..4)].as_ref());

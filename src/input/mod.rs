@@ -123,6 +123,7 @@ impl HeapValue<'_> {
         let span = (limb_count - first_limb).min(window.len() as u64) as usize;
         match self {
             HeapValue::Binary(digits) => limbs::xor_binary(digits, first_limb, &mut window[..span]),
+            HeapValue::Hex(digits) => limbs::xor_hex(digits, first_limb, &mut window[..span]),
             HeapValue::LeBytes(bytes) => {
                 limbs::xor_le_bytes(bytes, first_limb, &mut window[..span])
             }

@@ -10,6 +10,7 @@
 //! window is ever held twice.
 
 use super::bulk;
+use super::counts::TopCounts;
 use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
 use super::values::{
@@ -25,6 +26,10 @@ use crate::input::{Format, Heap, HeapScanner, HeapValue, PageReleaser, Scanner};
 use crate::nimsum::{GrowingAccumulator, WindowAccumulator};
 use crate::report::{Move, Value};
 use std::convert::Infallible;
+
+/// What the survey pass finds: the survey, the whole nim-sum when it fits
+/// one window, and the holders of the top bits.
+type SurveyPass = (Survey, Option<WindowAccumulator>, Option<TopCounts>);
 
 /// The state of one analysis of one slice.
 pub struct SliceRun<'d, 'o> {
@@ -129,7 +134,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
     /// Runs the whole analysis.
     pub fn run(mut self) -> Result<Facts, Error> {
         let window_limbs = self.options.memory.window_limbs(self.len());
-        let (survey, whole) = self.survey(window_limbs)?;
+        let (survey, whole, top_counts) = self.survey(window_limbs)?;
         let counts = survey.counts();
         let winner_needs_nim_sum = !(self.options.rule == rules::Rule::Misere && counts.big <= 1);
         let skip_windows = self.options.decide && !winner_needs_nim_sum;
@@ -168,7 +173,8 @@ impl<'d, 'o> SliceRun<'d, 'o> {
                         let wants_xor_move =
                             rules::move_plan(self.options.rule, counts, true) == MovePlan::XorMsb;
                         if wants_xor_move && !self.options.decide {
-                            xor_move = Some(self.start_xor_move(top, &window, capture)?);
+                            let holders = top_counts.as_ref().and_then(|c| c.count(top));
+                            xor_move = Some(self.start_xor_move(top, holders, &window, capture)?);
                         }
                     }
                 }
@@ -206,9 +212,10 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         })
     }
 
-    /// Pass 1: counts, the longest heap, and the whole nim-sum if it fits
-    /// in one window.
-    fn survey(&mut self, window_limbs: u64) -> Result<(Survey, Option<WindowAccumulator>), Error> {
+    /// Pass 1: counts, the longest heap, the whole nim-sum if it fits in
+    /// one window, and the holders of the top bits (raw arrays in bulk
+    /// count them when the msb is known instead).
+    fn survey(&mut self, window_limbs: u64) -> Result<SurveyPass, Error> {
         if let Some(width) = self.bulk_width() {
             let threads = self.options.threads;
             let (survey, xor, used) =
@@ -221,16 +228,19 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             } else {
                 Vec::new()
             };
-            return Ok((survey, Some(WindowAccumulator::from_limbs(0, limbs))));
+            let whole = WindowAccumulator::from_limbs(0, limbs);
+            return Ok((survey, Some(whole), None));
         }
         let mut survey = Survey::default();
         let mut nim_sum = GrowingAccumulator::new(window_limbs);
+        let mut top_counts = TopCounts::default();
         let pages = self.pages();
         self.for_each_heap(|index, heap| {
             survey.record(index, heap);
             nim_sum.xor(&heap.value, pages);
+            top_counts.add(&heap.value);
         })?;
-        Ok((survey, nim_sum.finish()))
+        Ok((survey, nim_sum.finish(), Some(top_counts)))
     }
 
     /// One pass computing the nim-sum's limbs `first .. first + len`.
@@ -241,22 +251,25 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         Ok(window)
     }
 
-    /// A pass that counts the heaps whose bit `msb` is set and finds the
-    /// first; then the target's limbs above `window` stream out from it.
+    /// A pass that counts the heaps whose bit `msb` is set (unless the
+    /// survey counted them: `holders`) and finds the first; then the
+    /// target's limbs above `window` stream out from it.
     fn start_xor_move(
         &mut self,
         msb: u64,
+        holders: Option<u64>,
         window: &WindowAccumulator,
         capture: u64,
     ) -> Result<XorMove<'d>, Error> {
-        let (holders, first) = match self.bulk_width() {
-            Some(width) => {
+        let (holders, first) = match (holders, self.bulk_width()) {
+            (Some(holders), None) => (holders, self.first_holder(msb)?),
+            (_, Some(width)) => {
                 let threads = self.options.threads;
                 let found = bulk::holders_parallel(self.data, width, msb, threads, self.pages());
                 self.end_bulk_pass()?;
                 found
             }
-            None => self.scan_holders(msb)?,
+            (None, None) => self.scan_holders(msb)?,
         };
         let pos = first.expect("the msb of the nim-sum is set in some heap");
         let x = self.heap_at(pos.offset)?.value;
@@ -278,6 +291,40 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             remove: RemoveLength::default(),
             pages: self.pages(),
         })
+    }
+
+    /// A pass that stops at the first heap whose bit `bit` is set.
+    fn first_holder(&mut self, bit: u64) -> Result<Option<HeapPos>, Error> {
+        self.passes += 1;
+        if let Origin::Reread(file) = self.origin {
+            let chunk = self.options.memory.read_chunk_bytes();
+            let (found, read) = file.find_heap(self.format, chunk, |heap| heap.value.bit(bit))?;
+            self.bytes_scanned += read;
+            return Ok(found);
+        }
+        let mut scanner = Scanner::new(self.format, self.data, 0).releasing(self.pages());
+        let mut index = 0;
+        let mut released = 0;
+        while let Some(heap) = scanner.next_heap().map_err(|e| self.input_error(e))? {
+            let reached = heap.offset as usize;
+            if heap.value.bit(bit) {
+                self.bytes_scanned += reached as u64;
+                if let Some(stamp) = self.stamp() {
+                    stamp.check()?;
+                }
+                return Ok(Some(HeapPos {
+                    index,
+                    offset: heap.offset,
+                }));
+            }
+            index += 1;
+            if reached >= released + RELEASE_STEP_BYTES {
+                self.release(released, reached);
+                released = reached;
+            }
+        }
+        self.bytes_scanned += self.data.len() as u64;
+        Ok(None)
     }
 
     /// A pass counting the heaps whose bit `bit` is set, and finding the first.

@@ -9,6 +9,7 @@
 
 use super::watch::{self, MapGuard, Stamp};
 use super::{complete_prefix, Format, Heap, HeapScanner, HeapValue, Scanner};
+use crate::analysis::HeapPos;
 use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 use std::fs::File;
@@ -118,6 +119,35 @@ impl RereadFile {
             }
             Ok(true)
         })
+    }
+
+    /// One pass that stops at the first heap for which `wanted` holds:
+    /// its position (index and offset), and the number of bytes read.
+    pub fn find_heap(
+        &self,
+        format: Format,
+        chunk: usize,
+        wanted: impl Fn(&Heap<'_>) -> bool,
+    ) -> Result<(Option<HeapPos>, u64), Error> {
+        let (mut index, mut found) = (0, None);
+        let read = self.chunks_from(0, format, chunk, |piece, base| {
+            let mut scanner = Scanner::new(format, piece, base);
+            while let Some(heap) = scanner
+                .next_heap()
+                .map_err(|e| self.input_error(format, e))?
+            {
+                if wanted(&heap) {
+                    found = Some(HeapPos {
+                        index,
+                        offset: heap.offset,
+                    });
+                    return Ok(false);
+                }
+                index += 1;
+            }
+            Ok(true)
+        })?;
+        Ok((found, read))
     }
 
     /// The heap that starts at `offset`, copied out as limbs.

@@ -11,6 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use nimstream::gen::{generate, Amount, BitRange, GenOptions, Kind};
+use nimstream::input::{HeapScanner, HeapValue, Scanner};
 use nimstream::nimsum::limbs;
 use nimstream::{analyze_bytes, Format, Options};
 use std::hint::black_box;
@@ -123,15 +124,34 @@ fn analyze(c: &mut Criterion) {
     group.finish();
 }
 
-/// `len` ASCII binary digits from a fixed pseudo-random pattern.
+/// `len` ASCII binary digits from a fixed pseudo-random pattern; every
+/// [`TOKEN_DIGITS`]-th digit is a `1`, so that tokens cut at those digits
+/// have no leading zero.
 fn binary_digits(len: usize) -> Vec<u8> {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     (0..len)
-        .map(|_| {
+        .map(|i| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            b'0' + (state & 1) as u8
+            b'0' + u8::from(state & 1 == 1 || i % TOKEN_DIGITS == 0)
+        })
+        .collect()
+}
+
+/// `binary` rewritten in hex, one hex digit per four binary digits, in
+/// upper case at odd positions (both cases are valid input).
+fn to_hex(binary: &[u8]) -> Vec<u8> {
+    binary
+        .chunks_exact(4)
+        .enumerate()
+        .map(|(i, four)| {
+            let digits = if i % 2 == 0 {
+                b"0123456789abcdef"
+            } else {
+                b"0123456789ABCDEF"
+            };
+            digits[usize::from(limbs::parse_binary(four) as u8)]
         })
         .collect()
 }
@@ -145,40 +165,112 @@ fn naive_binary_limb(digits: &[u8], index: usize) -> u64 {
         .fold(0, |acc, &d| (acc << 1) | u64::from(d - b'0'))
 }
 
+/// Digits per token in the token benchmarks, as in the longest heaps of the
+/// `bits-many` and `hex` cases.
+const TOKEN_DIGITS: usize = 4096;
+
+/// XORs every [`TOKEN_DIGITS`]-digit token of `data` into `window` with
+/// `xor`, from limb 0.
+fn xor_tokens(data: &[u8], window: &mut [u64], xor: impl Fn(&[u8], &mut [u64])) {
+    for token in data.chunks_exact(TOKEN_DIGITS) {
+        xor(token, window);
+    }
+}
+
+/// The XOR of the limbs of the binary strings `binary` holds in chunks of
+/// `chunk_digits` digits, one digit at a time.
+fn naive_chunk_xor(binary: &[u8], chunk_digits: usize) -> Vec<u64> {
+    let mut xor = vec![0u64; chunk_digits / 64];
+    for chunk in binary.chunks_exact(chunk_digits) {
+        for (index, limb) in xor.iter_mut().enumerate() {
+            *limb ^= naive_binary_limb(chunk, index);
+        }
+    }
+    xor
+}
+
 fn kernels(c: &mut Criterion) {
     let mut group = c.benchmark_group("kernel");
-    let digits = binary_digits(1 << 20);
+    let all_digits = binary_digits(4 << 20);
+    let digits = &all_digits[..1 << 20];
     let limb_count = digits.len() / 64;
     let mut window = vec![0u64; limb_count];
-    limbs::xor_binary(&digits, 0, &mut window);
+    limbs::xor_binary(digits, 0, &mut window);
     for index in [0, 1, limb_count / 2, limb_count - 1] {
         assert_eq!(
             window[index],
-            naive_binary_limb(&digits, index),
+            naive_binary_limb(digits, index),
             "limb {index}"
         );
     }
     let expected = window.clone();
 
     group.throughput(Throughput::BytesDecimal(digits.len() as u64));
-    group.bench_function("xor_binary", |b| {
-        b.iter(|| limbs::xor_binary(black_box(&digits), 0, black_box(&mut window)))
+    group.bench_function("xor_binary/long", |b| {
+        b.iter(|| limbs::xor_binary(black_box(digits), 0, black_box(&mut window)))
     });
 
-    let hex: Vec<u8> = digits
-        .chunks_exact(4)
-        .map(|nibble| b"0123456789abcdef"[usize::from(limbs::parse_binary(nibble) as u8)])
-        .collect();
-    for index in [0, limb_count / 2, limb_count - 1] {
-        assert_eq!(limbs::hex_limb(&hex, index as u64), expected[index]);
+    let token_xor = naive_chunk_xor(digits, TOKEN_DIGITS);
+    let mut token_window = vec![0u64; token_xor.len()];
+    let xor_binary = |token: &[u8], window: &mut [u64]| limbs::xor_binary(token, 0, window);
+    xor_tokens(digits, &mut token_window, xor_binary);
+    assert_eq!(token_window, token_xor, "binary tokens");
+    group.bench_function("xor_binary/4096", |b| {
+        b.iter(|| xor_tokens(black_box(digits), black_box(&mut token_window), xor_binary))
+    });
+    let xor_bits_value =
+        |token: &[u8], window: &mut [u64]| HeapValue::Binary(token).xor_window(0, window);
+    group.bench_function("xor_window/bits-4096", |b| {
+        b.iter(|| {
+            xor_tokens(
+                black_box(digits),
+                black_box(&mut token_window),
+                xor_bits_value,
+            )
+        })
+    });
+
+    let hex = to_hex(&all_digits);
+    let hex_limb_count = hex.len() / 16;
+    let mut hex_window = vec![0u64; hex_limb_count];
+    limbs::xor_hex(&hex, 0, &mut hex_window);
+    for index in [0, 1, hex_limb_count / 2, hex_limb_count - 1] {
+        assert_eq!(
+            hex_window[index],
+            naive_binary_limb(&all_digits, index),
+            "hex limb {index}"
+        );
+        assert_eq!(limbs::hex_limb(&hex, index as u64), hex_window[index]);
     }
-    let hex_limbs = hex.len() as u64 / 16;
     group.throughput(Throughput::BytesDecimal(hex.len() as u64));
+    group.bench_function("xor_hex/long", |b| {
+        b.iter(|| limbs::xor_hex(black_box(&hex), 0, black_box(&mut hex_window)))
+    });
     group.bench_function("hex_limb", |b| {
         b.iter(|| {
-            (0..hex_limbs).fold(0u64, |acc, index| {
+            (0..hex_limb_count as u64).fold(0u64, |acc, index| {
                 acc ^ limbs::hex_limb(black_box(&hex), index)
             })
+        })
+    });
+
+    let hex_token_xor = naive_chunk_xor(&all_digits, 4 * TOKEN_DIGITS);
+    let mut hex_token_window = vec![0u64; hex_token_xor.len()];
+    let xor_hex = |token: &[u8], window: &mut [u64]| limbs::xor_hex(token, 0, window);
+    xor_tokens(&hex, &mut hex_token_window, xor_hex);
+    assert_eq!(hex_token_window, hex_token_xor, "hex tokens");
+    group.bench_function("xor_hex/4096", |b| {
+        b.iter(|| xor_tokens(black_box(&hex), black_box(&mut hex_token_window), xor_hex))
+    });
+    let xor_hex_value =
+        |token: &[u8], window: &mut [u64]| HeapValue::Hex(token).xor_window(0, window);
+    group.bench_function("xor_window/hex-4096", |b| {
+        b.iter(|| {
+            xor_tokens(
+                black_box(&hex),
+                black_box(&mut hex_token_window),
+                xor_hex_value,
+            )
         })
     });
 
@@ -196,5 +288,80 @@ fn kernels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, analyze, kernels);
+/// One in-memory `dec` parsing case: decimal digits per token.
+struct DecCase {
+    name: &'static str,
+    digits: std::ops::RangeInclusive<usize>,
+}
+
+/// Token lengths for [`dec_parse`]: plain 64-bit values (19 or 20 digits,
+/// as in a file of random `u64`s), short tokens, and 128-bit words.
+const DEC_CASES: [DecCase; 3] = [
+    DecCase {
+        name: "u64",
+        digits: 19..=20,
+    },
+    DecCase {
+        name: "short",
+        digits: 1..=8,
+    },
+    DecCase {
+        name: "u128",
+        digits: 30..=38,
+    },
+];
+
+/// About 1 MiB of `case`'s tokens, one per line, from a fixed pseudo-random
+/// pattern, and the XOR of their values.
+fn dec_tokens(case: &DecCase) -> (Vec<u8>, u128) {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut data, mut xor) = (Vec::new(), 0u128);
+    while data.len() < 1 << 20 {
+        let span = case.digits.end() - case.digits.start() + 1;
+        let len = case.digits.start() + next() as usize % span;
+        let mut value = 0u128;
+        for i in 0..len {
+            let digit = (next() % 10) as u8 + u8::from(i == 0 && len > 1);
+            let digit = digit.min(9);
+            value = value * 10 + u128::from(digit);
+            data.push(b'0' + digit);
+        }
+        data.push(b'\n');
+        xor ^= value;
+    }
+    (data, xor)
+}
+
+/// The XOR of the `dec` heaps in `data`, as the scanner reads them.
+fn dec_xor(data: &[u8]) -> u128 {
+    let mut scanner = Scanner::new(Format::Dec, data, 0);
+    let mut xor = 0u128;
+    while let Some(heap) = scanner.next_heap().expect("valid decimal tokens") {
+        xor ^= u128::from(heap.value.limb(0)) | u128::from(heap.value.limb(1)) << 64;
+    }
+    xor
+}
+
+/// Decimal token parsing alone (scanning, validating and converting), on
+/// tokens held in memory.
+fn dec_parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dec_parse");
+    for case in &DEC_CASES {
+        let (data, xor) = dec_tokens(case);
+        assert_eq!(dec_xor(&data), xor, "{}: wrong values", case.name);
+        group.throughput(Throughput::BytesDecimal(data.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(case.name), &data, |b, data| {
+            b.iter(|| dec_xor(black_box(data)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, analyze, kernels, dec_parse);
 criterion_main!(benches);

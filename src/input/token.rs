@@ -34,6 +34,10 @@ pub enum Digits {
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 /// `0x80` in every byte of a word.
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+/// `0x0f` in every byte of a word.
+const LOW_NIBBLES: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+/// `b'0'` in every byte of a word.
+pub const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// `0x80` in each byte of `low7` (bytes below `0x80`) within `lo..=hi`
 /// (`lo >= 1`). Neither sum carries out of a byte: each stays below `0xff`.
@@ -55,20 +59,26 @@ impl Digits {
         }
     }
 
-    /// `0x80` in each byte of `word` that is not a digit, `0` elsewhere
-    /// (SWAR: the eight bytes are classified together, without branches).
+    /// Non-zero bits in each byte of `word` that is not a digit, and only
+    /// there (SWAR: the eight bytes are classified together, without
+    /// branches), so the first non-digit is at `trailing_zeros() / 8`.
     #[inline]
     pub fn non_digits(self, word: u64) -> u64 {
-        let low7 = word & !HIGH_BITS;
-        let digits = match self {
-            Digits::Binary => bytes_in_range(low7, b'0', b'1'),
-            Digits::Decimal => bytes_in_range(low7, b'0', b'9'),
-            Digits::Hex => {
-                bytes_in_range(low7, b'0', b'9')
-                    | bytes_in_range(low7 | (LOW_BITS * 0x20), b'a', b'f')
+        match self {
+            // A bit other than the lowest differs from `'0'`.
+            Digits::Binary => (word ^ ASCII_ZEROS) & !LOW_BITS,
+            // A high nibble other than 3, or a low nibble of 10 or more
+            // (which the `+ 6` carries into bit 4): neither sum leaves its byte.
+            Digits::Decimal => {
+                (((word & LOW_NIBBLES) + LOW_BITS * 6) | (word ^ ASCII_ZEROS)) & !LOW_NIBBLES
             }
-        };
-        (!digits | word) & HIGH_BITS
+            Digits::Hex => {
+                let low7 = word & !HIGH_BITS;
+                let digits = bytes_in_range(low7, b'0', b'9')
+                    | bytes_in_range(low7 | (LOW_BITS * 0x20), b'a', b'f');
+                (!digits | word) & HIGH_BITS
+            }
+        }
     }
 }
 
@@ -205,18 +215,18 @@ mod tests {
         for digits in [Digits::Binary, Digits::Decimal, Digits::Hex] {
             for byte in 0..=255u8 {
                 for lane in 0..8 {
-                    let mut word = [b'0'; 8];
-                    word[lane] = byte;
-                    let expected = if digits.is_digit(byte) {
-                        0
-                    } else {
-                        0x80 << (8 * lane)
-                    };
-                    assert_eq!(
-                        digits.non_digits(u64::from_le_bytes(word)),
-                        expected,
-                        "{digits:?} {byte:#04x} lane {lane}"
-                    );
+                    for filler in [b'0', b'1'] {
+                        let mut word = [filler; 8];
+                        word[lane] = byte;
+                        let stops = digits.non_digits(u64::from_le_bytes(word));
+                        let in_lane = 0xff << (8 * lane);
+                        assert_eq!(stops & !in_lane, 0, "{digits:?} {byte:#04x} lane {lane}");
+                        assert_eq!(
+                            stops & in_lane != 0,
+                            !digits.is_digit(byte),
+                            "{digits:?} {byte:#04x} lane {lane}"
+                        );
+                    }
                 }
             }
         }
@@ -263,6 +273,64 @@ mod tests {
                         scan_digits(&data[..len], 0, 0, digits, "a digit", PageReleaser::NONE).ok(),
                         Some(len)
                     );
+                }
+            }
+        }
+    }
+
+    /// A xorshift generator: the same pseudo-random tokens on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, bound: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % bound as u64) as usize
+        }
+
+        fn pick(&mut self, bytes: &[u8]) -> u8 {
+            bytes[self.below(bytes.len())]
+        }
+    }
+
+    /// Bytes that are not whitespace, and of which only some are digits
+    /// (the neighbours of each digit range, NUL, form feed, high bytes).
+    const OTHERS: &[u8] = b"/:@`Gg2x\x00\x0b\x0c\x7f\x80\xb0\xb1\xc1\xe6\xff";
+
+    #[test]
+    fn random_tokens_with_a_bad_byte_anywhere_match_the_byte_scan() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let classes: [(Digits, &[u8]); 3] = [
+            (Digits::Binary, b"01"),
+            (Digits::Decimal, b"0123456789"),
+            (Digits::Hex, b"0123456789abcdefABCDEF"),
+        ];
+        for (digits, alphabet) in classes {
+            for len in (1..=60).chain([63, 64, 65, 100, 127, 128, 129, 200, 300]) {
+                for align in 0..32 {
+                    let mut data: Vec<u8> = (0..align).map(|_| rng.pick(b" \n")).collect();
+                    let zeros = rng.below(len + 1);
+                    data.extend(
+                        (0..len).map(|i| if i < zeros { b'0' } else { rng.pick(alphabet) }),
+                    );
+                    data.push(rng.pick(b" \t\r\n"));
+                    data.extend((0..40).map(|_| rng.pick(alphabet)));
+                    let check = |data: &[u8], what: &str| {
+                        let found =
+                            scan_digits(data, align, 7, digits, "a digit", PageReleaser::NONE);
+                        let expected = naive_scan(data, align, digits).map_err(|at| {
+                            ParseError::unexpected(7 + at, data[at as usize], "a digit")
+                        });
+                        assert_eq!(found, expected, "{digits:?} {len} at {align}: {what}");
+                    };
+                    check(&data, "valid");
+                    check(&data[..align + len], "at the end");
+                    for at in align..=align + len {
+                        let mut bad = data.clone();
+                        bad[at] = rng.pick(OTHERS);
+                        check(&bad, &format!("byte {:#04x} at {at}", bad[at]));
+                    }
                 }
             }
         }

@@ -122,7 +122,7 @@ fn token_end_in(word: u64) -> Option<(usize, bool)> {
 /// included) and is followed by whitespace within `data`; `None` sends it
 /// to the general path. Eight bytes at a time, each validated and
 /// converted in the same step: up to 16 digits in `u64`, then in `u128`.
-#[inline]
+#[inline(always)]
 fn swar_short_token(data: &[u8], start: usize) -> Option<(usize, u128)> {
     let mut high = 0u64;
     for pos in [start, start + 8] {
@@ -176,7 +176,7 @@ fn decimal_word(digits: &[u8]) -> u128 {
 }
 
 impl<'a> HeapScanner<'a> for DecScanner<'a> {
-    #[inline]
+    #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = skip_space(self.data, self.pos);
         if start == self.data.len() {

@@ -237,7 +237,9 @@ impl<'a> Scanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for Scanner<'a> {
-    #[inline]
+    // Inlined into the passes' loops: returned by a call, a 128-bit value
+    // written in two halves and read back whole stalls the loop.
+    #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         match self {
             Scanner::Bits(s) => s.next_heap(),

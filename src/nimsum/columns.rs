@@ -8,8 +8,11 @@
 //! element one bit at a time would cost far more than reading the element;
 //! instead the loop keeps Harley–Seal carry-save adders: 32 elements
 //! (eight vectors of four 64-bit lanes) reduce to one "eights" word per
-//! lane with seven carry-save steps, and that word is added into
-//! bit-sliced counters. That is a handful of word operations per element.
+//! lane with seven carry-save steps. Eight such words reduce the same way
+//! to one "sixty-fours" word, and only that word is added into bit-sliced
+//! counters: the carry through those planes is the slow part (about eight
+//! rounds, one per bit a carry may ripple), so it runs once per 256
+//! elements. That is a handful of word operations per element.
 //!
 //! The loop is written once on `[u64; 4]` lanes; the compiler vectorises
 //! it. It is compiled twice: for the baseline target and, behind runtime
@@ -23,8 +26,9 @@ type Lanes = [u64; 4];
 /// Elements per carry-save step: eight vectors of four lanes.
 pub const STEP: usize = 32;
 
-/// Bit-sliced planes of the "eights" counters: plane p has weight 8·2^p,
-/// so 40 planes count up to 2^43 elements per lane, far past any file.
+/// Bit-sliced planes of the "sixty-fours" counters: plane p has weight
+/// 64·2^p, so 40 planes count up to 2^46 elements per lane, far past any
+/// file.
 const PLANES: usize = 40;
 
 /// Per-column counts of every element fed so far.
@@ -33,7 +37,14 @@ pub struct ColumnCounter {
     ones: Lanes,
     twos: Lanes,
     fours: Lanes,
-    eights: [Lanes; PLANES],
+    /// "Eights" words not yet reduced, each of weight 8.
+    pending: [Lanes; 8],
+    pending_len: usize,
+    /// The second level's running words, of weights 8, 16 and 32.
+    eights: Lanes,
+    sixteens: Lanes,
+    thirty_twos: Lanes,
+    sixty_fours: [Lanes; PLANES],
     /// Elements outside whole steps, counted bit by bit.
     loose: [u64; 64],
 }
@@ -44,7 +55,12 @@ impl Default for ColumnCounter {
             ones: [0; 4],
             twos: [0; 4],
             fours: [0; 4],
-            eights: [[0; 4]; PLANES],
+            pending: [[0; 4]; 8],
+            pending_len: 0,
+            eights: [0; 4],
+            sixteens: [0; 4],
+            thirty_twos: [0; 4],
+            sixty_fours: [[0; 4]; PLANES],
             loose: [0; 64],
         }
     }
@@ -68,17 +84,35 @@ impl ColumnCounter {
         for (b, column) in columns.iter_mut().enumerate() {
             let bit = |lanes: &Lanes| lanes.iter().map(|w| w >> b & 1).sum::<u64>();
             *column += bit(&self.ones) + 2 * bit(&self.twos) + 4 * bit(&self.fours);
-            for (p, plane) in self.eights.iter().enumerate() {
-                *column += (8 * bit(plane)) << p;
+            let pending = &self.pending[..self.pending_len];
+            *column += 8 * pending.iter().map(bit).sum::<u64>();
+            *column += 8 * bit(&self.eights) + 16 * bit(&self.sixteens);
+            *column += 32 * bit(&self.thirty_twos);
+            for (p, plane) in self.sixty_fours.iter().enumerate() {
+                *column += (64 * bit(plane)) << p;
             }
         }
         columns
     }
 
-    /// Adds one "eights" word per lane into the bit-sliced planes.
+    /// Takes one "eights" word per lane; every eighth reduces the pending
+    /// ones to a "sixty-fours" word for the planes.
     #[inline(always)]
-    fn add_eights(&mut self, mut carry: Lanes) {
-        for plane in self.eights.iter_mut() {
+    fn add_eights(&mut self, eights: Lanes) {
+        self.pending[self.pending_len] = eights;
+        self.pending_len += 1;
+        if self.pending_len == self.pending.len() {
+            self.pending_len = 0;
+            let (sixty_fours, eights, sixteens, thirty_twos) =
+                fold8(self.eights, self.sixteens, self.thirty_twos, &self.pending);
+            (self.eights, self.sixteens, self.thirty_twos) = (eights, sixteens, thirty_twos);
+            self.add_sixty_fours(sixty_fours);
+        }
+    }
+
+    /// Adds one "sixty-fours" word per lane into the bit-sliced planes.
+    fn add_sixty_fours(&mut self, mut carry: Lanes) {
+        for plane in self.sixty_fours.iter_mut() {
             let sum = xor(*plane, carry);
             carry = and(*plane, carry);
             *plane = sum;
@@ -86,19 +120,13 @@ impl ColumnCounter {
                 return;
             }
         }
-        unreachable!("a counter plane overflowed past 2^43 elements per lane");
+        unreachable!("a counter plane overflowed past 2^46 elements per lane");
     }
 
     /// Adds 32 elements (eight vectors of four lanes) by carry-save steps.
     #[inline(always)]
     fn step(&mut self, v: &[Lanes; 8]) {
-        let (twos_a, ones) = csa(self.ones, v[0], v[1]);
-        let (twos_b, ones) = csa(ones, v[2], v[3]);
-        let (fours_a, twos) = csa(self.twos, twos_a, twos_b);
-        let (twos_a, ones) = csa(ones, v[4], v[5]);
-        let (twos_b, ones) = csa(ones, v[6], v[7]);
-        let (fours_b, twos) = csa(twos, twos_a, twos_b);
-        let (eights, fours) = csa(self.fours, fours_a, fours_b);
+        let (eights, ones, twos, fours) = fold8(self.ones, self.twos, self.fours, v);
         (self.ones, self.twos, self.fours) = (ones, twos, fours);
         self.add_eights(eights);
     }
@@ -210,6 +238,21 @@ fn tally_width<const W: usize>(data: &[u8], counter: &mut ColumnCounter) -> Bloc
     block.zeros += rest.zeros;
     block.ones += rest.ones;
     block
+}
+
+/// Eight words of equal weight w folded into running words of weights w,
+/// 2w and 4w by seven carry-save steps: returns the word of weight 8w and
+/// the new running words.
+#[inline(always)]
+fn fold8(ones: Lanes, twos: Lanes, fours: Lanes, v: &[Lanes; 8]) -> (Lanes, Lanes, Lanes, Lanes) {
+    let (twos_a, ones) = csa(ones, v[0], v[1]);
+    let (twos_b, ones) = csa(ones, v[2], v[3]);
+    let (fours_a, twos) = csa(twos, twos_a, twos_b);
+    let (twos_a, ones) = csa(ones, v[4], v[5]);
+    let (twos_b, ones) = csa(ones, v[6], v[7]);
+    let (fours_b, twos) = csa(twos, twos_a, twos_b);
+    let (eights, fours) = csa(fours, fours_a, fours_b);
+    (eights, ones, twos, fours)
 }
 
 /// A carry-save adder on every bit of four lanes: returns (carry, sum).

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Times the release binary on generated files against `cat FILE > /dev/null`
-# (and Python's int(..., 2/16) as a peer where that is cheap), and writes
+# (and the peers a user would reach for, where installed: Python's
+# int(..., 2/16) XOR for bits and hex, numpy's bitwise_xor.reduce over a
+# memmap for u64le), with all cores and with `-j 1`, and writes
 # bench/RESULTS.md: medians, throughput, the ratio to cat from the same run,
 # peak RSS, and the machine.
 #
@@ -55,10 +57,10 @@ if [ $((free_kib * 1024)) -lt $((bytes * (keep == 1 ? 7 : 2))) ]; then
     exit 1
 fi
 
-# name | gen arguments | target ratio to cat | Python peer (or -)
+# name | gen arguments | target ratio to cat | peer: int base, numpy, or -
 quarter_bits=$((bytes / 4))
 cases=(
-    "u64le|--format u64le --size $bytes --bits 64|1.2|-"
+    "u64le|--format u64le --size $bytes --bits 64|1.2|numpy"
     "bits-many|--format bits --size $bytes --bits 1..4096|0.8|2"
     "bits-four|--format bits --heaps 4 --bits $quarter_bits|0.8|2"
     "unary|--format unary --size $bytes --bits 1..20|0.9|-"
@@ -72,6 +74,13 @@ x = 0
 for t in open(sys.argv[1], "rb").read().split():
     x ^= int(t, int(sys.argv[2]))
 print(x.bit_length())'
+
+# The numpy peer: XOR-reduce of the file mapped as little-endian u64.
+numpy_script='import sys, numpy
+a = numpy.memmap(sys.argv[1], dtype="<u8", mode="r")
+print(int(numpy.bitwise_xor.reduce(a)).bit_length())'
+have_numpy=0
+python3 -c 'import numpy' 2>/dev/null && have_numpy=1
 
 median() { # hyperfine JSON, command index → median seconds
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
@@ -94,10 +103,22 @@ for case in "${cases[@]}"; do
 
     # The page cache drops idle pages after about a minute: read the file
     # right before every timed run.
-    commands=("cat $file > /dev/null" "$bin analyze --json $file > /dev/null")
-    if [ "$peer" != - ]; then
-        commands+=("python3 -c '$peer_script' $file $peer > /dev/null")
-    fi
+    commands=("cat $file > /dev/null" "$bin analyze --json $file > /dev/null"
+        "$bin analyze -j 1 --json $file > /dev/null")
+    peer_name=""
+    case $peer in
+        numpy)
+            if [ "$have_numpy" = 1 ]; then
+                commands+=("python3 -c '$numpy_script' $file > /dev/null")
+                peer_name="numpy"
+            fi
+            ;;
+        -) ;;
+        *)
+            commands+=("python3 -c '$peer_script' $file $peer > /dev/null")
+            peer_name="int()"
+            ;;
+    esac
     json="$work/$name.hyperfine.json"
     hyperfine --style basic --warmup 1 --runs "$runs" \
         --prepare "cat $file > /dev/null" --export-json "$json" "${commands[@]}" >&2
@@ -115,20 +136,22 @@ for case in "${cases[@]}"; do
 
     cat_s=$(median "$json" 0)
     ns_s=$(median "$json" 1)
+    ns1_s=$(median "$json" 2)
     peer_cell="–"
-    if [ "$peer" != - ]; then
-        peer_s=$(median "$json" 2)
-        peer_cell=$(python3 -c 'import sys; s=float(sys.argv[1]); print(f"{s:.2f} s")' "$peer_s")
+    if [ -n "$peer_name" ]; then
+        peer_s=$(median "$json" 3)
+        peer_cell=$(python3 -c 'import sys; s=float(sys.argv[1]); print(f"{sys.argv[2]} {s:.2f} s")' "$peer_s" "$peer_name")
     fi
-    rows+=("$(python3 - "$name" "$file_bytes" "$cat_s" "$ns_s" "$target" "$rss_kib" "$peer_cell" <<'EOF'
+    rows+=("$(python3 - "$name" "$file_bytes" "$cat_s" "$ns_s" "$ns1_s" "$target" "$rss_kib" "$peer_cell" <<'EOF'
 import sys
-name, size, cat_s, ns_s, target, rss_kib, peer = sys.argv[1:]
-size, cat_s, ns_s, target = int(size), float(cat_s), float(ns_s), float(target)
+name, size, cat_s, ns_s, ns1_s, target, rss_kib, peer = sys.argv[1:]
+size, cat_s, ns_s, ns1_s, target = int(size), float(cat_s), float(ns_s), float(ns1_s), float(target)
 ratio = cat_s / ns_s
 rss = int(rss_kib) / 1024
 met = "yes" if ratio >= target and rss <= 128 else "no"
 print(f"| {name} | {size / 2**20:.0f} MiB | {cat_s * 1000:.0f} ms | {ns_s * 1000:.0f} ms "
-      f"| {size / ns_s / 1e9:.2f} GB/s | {ratio:.3f} | ≥ {target} | {rss:.0f} MiB | {peer} | {met} |")
+      f"| {size / ns_s / 1e9:.2f} GB/s | {ratio:.3f} | ≥ {target} | {ns1_s * 1000:.0f} ms "
+      f"| {rss:.0f} MiB | {peer} | {met} |")
 EOF
 )")
     details+=("- \`$name\`: \`nimstream gen $gen_args\` → $gen_summary; analyze found a nim-sum of $found_bits bits")
@@ -146,8 +169,8 @@ cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
     echo "(cat's median time over nimstream's) from the same run. Peak RSS is"
     echo "\`/usr/bin/time -v\` of one \`nimstream analyze --json FILE\`."
     echo
-    echo "| input | size | cat | nimstream | nimstream throughput | ratio to cat | target | peak RSS | python3 int() XOR | target met |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "| input | size | cat | nimstream | nimstream throughput | ratio to cat | target | nimstream -j 1 | peak RSS | peer | target met |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "## Machine and tools"
@@ -155,7 +178,7 @@ cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
     echo "- CPU: $cpu; nproc: $(nproc); memory: $(free -g | awk '/^Mem:/ { print $2 }') GiB"
     echo "- kernel: $(uname -r)"
     echo "- nimstream: $("$bin" --version) (commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)); $(rustc --version)"
-    echo "- $(hyperfine --version); $(python3 --version)"
+    echo "- $(hyperfine --version); $(python3 --version)$( [ "$have_numpy" = 1 ] && python3 -c 'import numpy; print("; numpy", numpy.__version__)')"
     echo
     echo "## Inputs and answers"
     echo

@@ -205,18 +205,20 @@ fn read_range(
     }
 }
 
-/// Fills `buffer` from `offset`; a file that ends early has shrunk.
+/// Fills `buffer` from `offset`.
 fn read_exact_at(stamp: &Stamp, buffer: &mut [u8], offset: u64) -> Result<(), Halt> {
     stamp
         .file()
         .read_exact_at(buffer, offset)
-        .map_err(|e| match e.kind() {
-            ErrorKind::UnexpectedEof => Halt::Io(watch::changed(
-                stamp.name(),
-                "it is shorter than when opened",
-            )),
-            _ => Halt::Io(Error::io(stamp.name(), e)),
-        })
+        .map_err(|e| Halt::Io(read_error(stamp, e)))
+}
+
+/// The error of a failed read: a file that ends early has shrunk.
+fn read_error(stamp: &Stamp, error: std::io::Error) -> Error {
+    match error.kind() {
+        ErrorKind::UnexpectedEof => watch::changed(stamp.name(), "it is shorter than when opened"),
+        _ => Error::io(stamp.name(), error),
+    }
 }
 
 /// The file cut into ranges that start on heap boundaries, at most one
@@ -239,7 +241,7 @@ fn ranges(
         let start = match format.raw_width() {
             Some(width) => nominal - nominal % width as u64,
             None => match next_boundary(stamp.file(), format, nominal, len, tuning)
-                .map_err(|e| Error::io(stamp.name(), e))?
+                .map_err(|e| read_error(stamp, e))?
             {
                 Some(start) => start,
                 None => return Ok(None),
@@ -600,6 +602,24 @@ mod tests {
             ..Options::default()
         };
         assert!(compare(data.as_bytes(), Format::Bits, &decided).is_some());
+    }
+
+    #[test]
+    fn a_file_that_shrinks_while_read_is_an_error() {
+        let data: Vec<u8> = (0..40_000)
+            .flat_map(|i| format!("{i} ").into_bytes())
+            .collect();
+        let (file, stamp) = stamp_of(&data);
+        file.as_file().set_len(data.len() as u64 / 2).unwrap();
+        let options = Options {
+            threads: 2,
+            ..Options::default()
+        };
+        let error = analyze_tuned(&stamp, Format::Dec, &options, TINY).unwrap_err();
+        assert!(
+            error.to_string().contains("changed while being read"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -42,8 +42,13 @@ pub struct FirstHolders {
 
 impl FirstHolders {
     /// Whether `value` holds a bit no earlier heap held.
+    #[inline]
     pub fn holds_new_bit(&self, value: &HeapValue<'_>) -> bool {
         let limbs = value.bit_length().div_ceil(64) as usize;
+        if limbs <= self.full_limbs {
+            // Every position up to the longest heap so far is covered.
+            return false;
+        }
         (self.full_limbs..limbs)
             .any(|j| value.limb(j as u64) & !self.covered.get(j).unwrap_or(&0) != 0)
     }

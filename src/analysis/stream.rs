@@ -19,7 +19,7 @@ use super::{Facts, Options};
 use crate::error::{Error, ParseError};
 use crate::input::source::fill;
 use crate::input::{
-    complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, Scanner,
+    complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, ScanVisitor, Scanner,
 };
 use crate::nimsum::columns::ColumnCounter;
 use crate::report::Move;
@@ -77,6 +77,33 @@ impl<'a> LineCursor<'a> {
         self.line += bytecount::count(&self.chunk[self.counted..at], b'\n') as u64;
         self.counted = at;
         self.line
+    }
+}
+
+/// The loop over the heaps of one piece, compiled once per format (see
+/// [`ScanVisitor`]): the heap then stays in registers from the scanner to
+/// the counters, instead of going through memory at a join of all formats.
+struct PiecePass<'s, 'p> {
+    state: &'s mut StreamState,
+    cursor: LineCursor<'p>,
+    track_lines: bool,
+    base: u64,
+    index: u64,
+}
+
+impl<'a> ScanVisitor<'a> for PiecePass<'_, '_> {
+    type Output = Result<u64, Stop>;
+
+    fn visit<S: HeapScanner<'a>>(mut self, mut scanner: S) -> Result<u64, Stop> {
+        let (base, track_lines) = (self.base, self.track_lines);
+        while let Some(heap) = scanner.next_heap().map_err(Stop::Parse)? {
+            let line = |cursor: &mut LineCursor<'_>| {
+                track_lines.then(|| cursor.line_at((heap.offset - base) as usize))
+            };
+            self.state.take(self.index, &heap, &mut self.cursor, line)?;
+            self.index += 1;
+        }
+        Ok(self.index)
     }
 }
 
@@ -246,24 +273,23 @@ impl StreamState {
         format: Format,
         piece: &[u8],
         base: u64,
-        mut index: u64,
+        index: u64,
         lines_before: u64,
     ) -> Result<u64, Stop> {
-        let mut scanner = Scanner::new(format, piece, base);
-        let mut cursor = LineCursor::new(piece, lines_before);
         let track_lines = self.track_lines && format.is_text();
-        while let Some(heap) = scanner.next_heap().map_err(Stop::Parse)? {
-            let line = |cursor: &mut LineCursor<'_>| {
-                track_lines.then(|| cursor.line_at((heap.offset - base) as usize))
-            };
-            self.take(index, &heap, &mut cursor, line)?;
-            index += 1;
-        }
-        Ok(index)
+        let pass = PiecePass {
+            state: self,
+            cursor: LineCursor::new(piece, lines_before),
+            track_lines,
+            base,
+            index,
+        };
+        Scanner::new(format, piece, base).visit(pass)
     }
 
     /// Takes one heap into the survey, the counters and the kept heaps;
     /// `line` finds its line, asked only when the heap is kept.
+    #[inline(always)]
     fn take<'c>(
         &mut self,
         index: u64,

@@ -222,7 +222,29 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// A loop over the heaps of one scanner, written once and compiled for
+/// each format's scanner by [`Scanner::visit`]: the dispatch on the format
+/// happens once per slice instead of once per heap.
+pub trait ScanVisitor<'a> {
+    /// What the loop returns.
+    type Output;
+    /// Runs the loop over `scanner`.
+    fn visit<S: HeapScanner<'a>>(self, scanner: S) -> Self::Output;
+}
+
 impl<'a> Scanner<'a> {
+    /// Hands the format's own scanner to `visitor`.
+    pub fn visit<V: ScanVisitor<'a>>(self, visitor: V) -> V::Output {
+        match self {
+            Scanner::Bits(s) => visitor.visit(s),
+            Scanner::Hex(s) => visitor.visit(s),
+            Scanner::Dec(s) => visitor.visit(s),
+            Scanner::Unary(s) => visitor.visit(s),
+            Scanner::Raw(s) => visitor.visit(s),
+            Scanner::Nimb(s) => visitor.visit(s),
+        }
+    }
+
     /// Releases the pages of long heaps with `pages` as they are checked
     /// (the formats whose heaps can be long and are read while scanning).
     pub fn releasing(self, pages: PageReleaser<'a>) -> Scanner<'a> {

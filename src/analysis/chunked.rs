@@ -100,18 +100,22 @@ fn analyze_tuned(
     let Some(ranges) = ranges(stamp, format, len, options.threads, tuning)? else {
         return Ok(None);
     };
-    let results: Vec<Result<StreamState, Halt>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = ranges
-            .iter()
-            .map(|range| {
-                scope.spawn(|| analyze_range(stamp, format, range.clone(), options, tuning))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a range thread does not panic"))
-            .collect()
-    });
+    let results: Vec<Result<StreamState, Halt>> = if let [range] = ranges.as_slice() {
+        vec![analyze_range(stamp, format, range.clone(), options, tuning)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .iter()
+                .map(|range| {
+                    scope.spawn(|| analyze_range(stamp, format, range.clone(), options, tuning))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a range thread does not panic"))
+                .collect()
+        })
+    };
     let mut total: Option<StreamState> = None;
     for result in results {
         let state = match result {
@@ -174,7 +178,9 @@ fn read_range(
     tuning: Tuning,
     mut piece: impl FnMut(&[u8], u64) -> Result<(), Halt>,
 ) -> Result<(), Halt> {
-    let mut buffer = vec![0u8; tuning.read_bytes];
+    // A range shorter than a read needs no more than its own length.
+    let range_len = usize::try_from(range.end - range.start).unwrap_or(usize::MAX);
+    let mut buffer = vec![0u8; tuning.read_bytes.min(range_len).max(1)];
     let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
     loop {
         if filled == buffer.len() {

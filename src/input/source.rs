@@ -234,7 +234,7 @@ pub fn input_error(stamp: &Stamp, format: Format, error: ParseError) -> Error {
 /// The 1-based line and column of `offset` in `file` (named `name` in
 /// errors; lines end at LF), read with positioned reads.
 pub fn line_and_column_at(file: &File, name: &str, offset: u64) -> Result<(u64, u64), Error> {
-    let mut buffer = vec![0; 64 << 10];
+    let mut buffer = vec![0; (64 << 10).min(usize::try_from(offset).unwrap_or(usize::MAX))];
     let (mut lines, mut line_start, mut read) = (0u64, 0u64, 0u64);
     while read < offset {
         let want = buffer.len().min((offset - read) as usize);

@@ -31,7 +31,7 @@ use crate::error::Error;
 use crate::input::source::{input_error, line_and_column_at};
 use crate::input::watch::{self, Stamp};
 use crate::input::{complete_prefix, trailing_bytes_error, Format};
-use crate::nimsum::columns::{self, ColumnCounter};
+use crate::nimsum::columns::{self, element, ColumnCounter};
 use std::fs::File;
 use std::io::ErrorKind;
 use std::ops::Range;
@@ -408,13 +408,6 @@ impl RawRange {
     }
 }
 
-/// A little-endian element of up to 8 bytes.
-fn element(bytes: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(word)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,18 +429,6 @@ mod tests {
         max_heap_bits: 1 << 12,
         min_range_bytes: 1,
     };
-
-    const FORMATS: [Format; 9] = [
-        Format::Bits,
-        Format::Hex,
-        Format::Dec,
-        Format::Unary,
-        Format::U8,
-        Format::U16le,
-        Format::U32le,
-        Format::U64le,
-        Format::Nimb,
-    ];
 
     /// A random instance: many zeros and ones, a few long heaps, values
     /// within the format's width, odd separators.
@@ -538,7 +519,7 @@ mod tests {
     #[test]
     fn ranges_on_many_threads_agree_with_the_multi_pass_analysis() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
-        for format in FORMATS {
+        for format in Format::ALL {
             let mut answered = 0;
             for round in 0..60 {
                 let data = instance(&mut rng, format);
@@ -561,7 +542,7 @@ mod tests {
     #[test]
     fn errors_are_the_earliest_with_line_and_column() {
         let mut rng = ChaCha8Rng::seed_from_u64(12);
-        for format in FORMATS {
+        for format in Format::ALL {
             for _ in 0..40 {
                 let mut data = instance(&mut rng, format);
                 if data.is_empty() {

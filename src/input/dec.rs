@@ -211,23 +211,9 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
 mod tests {
     use super::*;
 
+    use crate::input::token::tests::Rng;
+
     const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
-
-    /// A xorshift generator: the same pseudo-random tokens on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, bound: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % bound as u64) as usize
-        }
-
-        fn pick(&mut self, bytes: &[u8]) -> u8 {
-            bytes[self.below(bytes.len())]
-        }
-    }
 
     /// A token of `len` digits, with a random number of leading zeros.
     fn random_token(rng: &mut Rng, len: usize) -> Vec<u8> {

@@ -227,7 +227,7 @@ pub fn complete_prefix(buffer: &[u8]) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -305,18 +305,19 @@ mod tests {
         }
     }
 
-    /// A xorshift generator: the same pseudo-random tokens on every run.
-    struct Rng(u64);
+    /// A xorshift generator: the same pseudo-random tokens on every run
+    /// (the decimal scanner's tests use it too).
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
-        fn below(&mut self, bound: usize) -> usize {
+        pub(crate) fn below(&mut self, bound: usize) -> usize {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             (self.0 % bound as u64) as usize
         }
 
-        fn pick(&mut self, bytes: &[u8]) -> u8 {
+        pub(crate) fn pick(&mut self, bytes: &[u8]) -> u8 {
             bytes[self.below(bytes.len())]
         }
     }

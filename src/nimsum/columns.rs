@@ -282,7 +282,7 @@ fn load<const W: usize>(bytes: &[u8]) -> u64 {
 }
 
 /// A little-endian element of up to 8 bytes.
-fn element(bytes: &[u8]) -> u64 {
+pub fn element(bytes: &[u8]) -> u64 {
     let mut word = [0u8; 8];
     word[..bytes.len()].copy_from_slice(bytes);
     u64::from_le_bytes(word)

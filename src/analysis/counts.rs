@@ -156,7 +156,10 @@ impl TopCounts {
         self.low + self.limbs.len() as u64
     }
 
-    /// Moves the counted positions up to end at limb `top`.
+    /// Moves the counted positions up to end at limb `top` (rare: only
+    /// when a heap is longer than every one before).
+    #[cold]
+    #[inline(never)]
     fn raise(&mut self, top: u64) {
         let low = top.saturating_sub(TOP_LIMBS).max(self.low);
         let dropped = ((low - self.low) as usize).min(self.limbs.len());
@@ -180,7 +183,7 @@ impl TopCounts {
     }
 
     /// Counts one heap of at most 128 bits.
-    #[inline]
+    #[inline(always)]
     pub fn add_word(&mut self, value: u128) {
         let limbs = u64::from(128 - value.leading_zeros()).div_ceil(64);
         if limbs > self.top() {
@@ -237,7 +240,7 @@ pub enum HolderCounts {
 
 impl HolderCounts {
     /// Counts one heap.
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, value: &HeapValue<'_>) {
         match (self, value) {
             (HolderCounts::Every(counts), _) => counts.add(value),

@@ -42,7 +42,7 @@ pub struct FirstHolders {
 
 impl FirstHolders {
     /// Whether `value` holds a bit no earlier heap held.
-    #[inline]
+    #[inline(always)]
     pub fn holds_new_bit(&self, value: &HeapValue<'_>) -> bool {
         let limbs = value.bit_length().div_ceil(64) as usize;
         if limbs <= self.full_limbs {

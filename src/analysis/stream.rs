@@ -408,7 +408,7 @@ impl StreamState {
     }
 
     /// XORs `value` into the nim-sum.
-    #[inline]
+    #[inline(always)]
     fn xor(&mut self, value: &HeapValue<'_>) {
         if let (HeapValue::Word(word), [low, high, ..]) = (value, self.nim_sum.as_mut_slice()) {
             *low ^= *word as u64;

@@ -261,8 +261,13 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         window: &WindowAccumulator,
         capture: u64,
     ) -> Result<XorMove<'d>, Error> {
+        let mut found = None;
         let (holders, first) = match (holders, self.bulk_width()) {
-            (Some(holders), None) => (holders, self.first_holder(msb)?),
+            (Some(holders), None) => {
+                let (pos, heap) = self.first_holder(msb)?;
+                found = heap;
+                (holders, pos)
+            }
             (_, Some(width)) => {
                 let threads = self.options.threads;
                 let found = bulk::holders_parallel(self.data, width, msb, threads, self.pages());
@@ -272,7 +277,10 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             (None, None) => self.scan_holders(msb)?,
         };
         let pos = first.expect("the msb of the nim-sum is set in some heap");
-        let x = self.heap_at(pos.offset)?.value;
+        let x = match found {
+            Some(heap) => heap.value,
+            None => self.heap_at(pos.offset)?.value,
+        };
         let file = match &self.options.move_out {
             Some(path) => Some(BitsFile::create(path)?),
             None => None,
@@ -293,14 +301,16 @@ impl<'d, 'o> SliceRun<'d, 'o> {
         })
     }
 
-    /// A pass that stops at the first heap whose bit `bit` is set.
-    fn first_holder(&mut self, bit: u64) -> Result<Option<HeapPos>, Error> {
+    /// A pass that stops at the first heap whose bit `bit` is set: where it
+    /// is and, when the input is in memory or mapped, the heap itself (so
+    /// that it need not be scanned again).
+    fn first_holder(&mut self, bit: u64) -> Result<(Option<HeapPos>, Option<Heap<'d>>), Error> {
         self.passes += 1;
         if let Origin::Reread(file) = self.origin {
             let chunk = self.options.memory.read_chunk_bytes();
             let (found, read) = file.find_heap(self.format, chunk, |heap| heap.value.bit(bit))?;
             self.bytes_scanned += read;
-            return Ok(found);
+            return Ok((found, None));
         }
         let mut scanner = Scanner::new(self.format, self.data, 0).releasing(self.pages());
         let mut index = 0;
@@ -312,10 +322,11 @@ impl<'d, 'o> SliceRun<'d, 'o> {
                 if let Some(stamp) = self.stamp() {
                     stamp.check()?;
                 }
-                return Ok(Some(HeapPos {
+                let pos = HeapPos {
                     index,
                     offset: heap.offset,
-                }));
+                };
+                return Ok((Some(pos), Some(heap)));
             }
             index += 1;
             if reached >= released + RELEASE_STEP_BYTES {
@@ -324,7 +335,7 @@ impl<'d, 'o> SliceRun<'d, 'o> {
             }
         }
         self.bytes_scanned += self.data.len() as u64;
-        Ok(None)
+        Ok((None, None))
     }
 
     /// A pass counting the heaps whose bit `bit` is set, and finding the first.

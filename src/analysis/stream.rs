@@ -1,11 +1,14 @@
 //! The one-pass analysis of a stream (standard input, a pipe): nothing can
-//! be read twice, so the pass keeps what the move needs as it goes.
+//! be read twice, so the pass keeps what the move needs as it goes. The
+//! same state, run over one range of a regular file and merged with the
+//! others, is the one-pass path of [`chunked`](super::chunked).
 //!
-//! Every heap must fit in one window. Besides the survey, the pass keeps
-//! per-bit counts of the heaps holding each bit (bit-sliced counters, whose
-//! lowest plane is the nim-sum itself, so `winning_moves` is exact), and
-//! the few heaps that were the first to hold some bit (the move's heap is
-//! the first holder of the msb, so it is among them).
+//! Every heap must fit in one window. Besides the survey and the nim-sum,
+//! the pass keeps counts of the heaps holding each bit ([`HolderCounts`]:
+//! every position for a stream, so `winning_moves` is exact; the top ones
+//! for a file range), and the few heaps that were the first to hold some
+//! bit (the move's heap is the first holder of the msb, so it is among
+//! them).
 
 use super::budget::{MemoryBudget, STREAM_LOG_WINDOW_BITS};
 use super::counts::{BitCounts, HolderCounts, TopCounts};
@@ -30,7 +33,7 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// Line numbers of a stream read in chunks.
 #[derive(Debug, Default)]
-pub(super) struct LineTracker {
+struct LineTracker {
     lines_before: u64,
     line_start: u64,
 }

@@ -12,6 +12,7 @@ use super::survey::{HeapPos, Survey};
 use crate::error::ParseError;
 use crate::input::source::RELEASE_STEP_BYTES;
 use crate::input::{trailing_bytes_error, PageReleaser};
+use crate::nimsum::columns::{element, load};
 
 /// Where a piece of a raw array lies: the index of its first element and
 /// the absolute offset of its first byte.
@@ -243,21 +244,9 @@ fn counts_fixed<const W: usize>(data: &[u8]) -> Counts {
     counts
 }
 
-/// A little-endian element of `W` bytes.
-#[inline(always)]
-fn load<const W: usize>(chunk: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word[..W].copy_from_slice(&chunk[..W]);
-    u64::from_le_bytes(word)
-}
-
 /// The elements of `data`, as numbers.
 fn elements(data: &[u8], width: usize) -> impl Iterator<Item = u64> + '_ {
-    data.chunks_exact(width).map(|chunk| {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        u64::from_le_bytes(word)
-    })
+    data.chunks_exact(width).map(element)
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use super::{Facts, Options};
 use crate::error::Error;
 use crate::input::source::{input_error, line_and_column_at};
 use crate::input::watch::{self, Stamp};
-use crate::input::{complete_prefix, trailing_bytes_error, Format};
+use crate::input::{complete_prefix, first_boundary, trailing_bytes_error, Format};
 use crate::nimsum::columns::{self, element, ColumnCounter};
 use std::fs::File;
 use std::io::ErrorKind;
@@ -270,17 +270,13 @@ fn next_boundary(
     len: u64,
     tuning: Tuning,
 ) -> std::io::Result<Option<u64>> {
-    let is_separator = |b: &u8| match format {
-        Format::Unary => *b == b'\n',
-        _ => matches!(b, b' ' | b'\t' | b'\n' | b'\r'),
-    };
     let mut window = vec![0u8; 64 << 10];
     let mut at = from;
     while at < len && at - from < tuning.max_heap_bytes as u64 {
         let n = window.len().min((len - at) as usize);
         file.read_exact_at(&mut window[..n], at)?;
-        if let Some(i) = window[..n].iter().position(is_separator) {
-            return Ok(Some(at + i as u64 + 1));
+        if let Some(end) = first_boundary(format, &window[..n]) {
+            return Ok(Some(at + end as u64));
         }
         at += n as u64;
     }

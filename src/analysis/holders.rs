@@ -111,9 +111,9 @@ impl FirstHolders {
 
 impl FirstHolders {
     /// Hands every kept heap to `visit`, in input order, emptying the list
-    /// (spilled ones are read back one by one).
-    pub fn drain(&mut self, mut visit: impl FnMut(KeptHeap)) -> io::Result<()> {
-        self.in_memory.drain(..).for_each(&mut visit);
+    /// (spilled ones are read back one by one); stops at the first error.
+    pub fn drain(&mut self, mut visit: impl FnMut(KeptHeap) -> io::Result<()>) -> io::Result<()> {
+        self.in_memory.drain(..).try_for_each(&mut visit)?;
         let Some(spill) = self.spill.take() else {
             return Ok(());
         };
@@ -125,7 +125,7 @@ impl FirstHolders {
         while at < end {
             let kept = read_record(&mut input)?;
             at += 32 + 8 * kept.limbs.len() as u64;
-            visit(kept);
+            visit(kept)?;
         }
         Ok(())
     }

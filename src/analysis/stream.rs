@@ -22,7 +22,7 @@ use super::{Facts, Options};
 use crate::error::{Error, ParseError};
 use crate::input::source::fill;
 use crate::input::{
-    complete_prefix, line_and_column, Format, Heap, HeapScanner, HeapValue, ScanVisitor, Scanner,
+    complete_prefix, Format, Heap, HeapScanner, HeapValue, LineTracker, ScanVisitor, Scanner,
 };
 use crate::nimsum::columns::ColumnCounter;
 use crate::report::Move;
@@ -30,32 +30,6 @@ use std::io::Read;
 
 /// The name of standard input in messages.
 pub const STDIN_NAME: &str = "<stdin>";
-
-/// Line numbers of a stream read in chunks.
-#[derive(Debug, Default)]
-struct LineTracker {
-    lines_before: u64,
-    line_start: u64,
-}
-
-impl LineTracker {
-    /// Line and column of absolute `offset` inside `chunk` starting at `base`.
-    fn locate(&self, chunk: &[u8], base: u64, offset: u64) -> (u64, u64) {
-        let (line, column) = line_and_column(chunk, (offset - base) as usize);
-        if line == 1 {
-            (self.lines_before + 1, offset - self.line_start + 1)
-        } else {
-            (self.lines_before + line, column)
-        }
-    }
-
-    fn advance(&mut self, chunk: &[u8], base: u64) {
-        self.lines_before += bytecount::count(chunk, b'\n') as u64;
-        if let Some(lf) = memchr::memrchr(b'\n', chunk) {
-            self.line_start = base + lf as u64 + 1;
-        }
-    }
-}
 
 /// The line of each heap a pass keeps, found lazily: LFs are counted only
 /// up to the heaps that are kept, once per chunk.
@@ -359,18 +333,12 @@ impl StreamState {
         } = later;
         let later_big = first_big.map(shift);
         let heaps_before = self.survey.heaps;
-        let mut failed = None;
         holders
             .drain(|kept| {
                 let kept = shift(kept);
-                let value = HeapValue::Limbs(kept.limbs.clone());
-                if self.holders.holds_new_bit(&value) {
-                    if let Err(e) = self.holders.offer(kept.pos, kept.line, &value) {
-                        failed.get_or_insert(e);
-                    }
-                }
+                let value = HeapValue::Limbs(kept.limbs);
+                self.holders.offer(kept.pos, kept.line, &value)
             })
-            .and_then(|()| failed.map_or(Ok(()), Err))
             .map_err(|e| Error::io(self.name.clone(), e))?;
         if self.survey.first_one.is_none() {
             self.first_one_line = first_one_line.map(|l| l + lines_before);

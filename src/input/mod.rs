@@ -289,6 +289,47 @@ pub fn complete_prefix(format: Format, buffer: &[u8], at_start: bool) -> usize {
     }
 }
 
+/// The first heap boundary in `bytes` of a text format, cutting only
+/// after a separator (whitespace for tokens, LF for unary): the index just
+/// past it. The counterpart of [`complete_prefix`] for a reader that starts
+/// in the middle of a file.
+pub fn first_boundary(format: Format, bytes: &[u8]) -> Option<usize> {
+    let found = match format {
+        Format::Unary => memchr::memchr(b'\n', bytes),
+        _ => bytes.iter().position(|&b| token::is_space(b)),
+    };
+    found.map(|i| i + 1)
+}
+
+/// Line numbers of an input read in consecutive chunks: the LFs before
+/// the current chunk and where the last line began.
+#[derive(Debug, Default)]
+pub struct LineTracker {
+    /// LFs in the chunks passed so far.
+    pub lines_before: u64,
+    line_start: u64,
+}
+
+impl LineTracker {
+    /// Line and column of absolute `offset` inside `chunk` starting at `base`.
+    pub fn locate(&self, chunk: &[u8], base: u64, offset: u64) -> (u64, u64) {
+        let (line, column) = line_and_column(chunk, (offset - base) as usize);
+        if line == 1 {
+            (self.lines_before + 1, offset - self.line_start + 1)
+        } else {
+            (self.lines_before + line, column)
+        }
+    }
+
+    /// Moves past `chunk`, whose first byte is at absolute offset `base`.
+    pub fn advance(&mut self, chunk: &[u8], base: u64) {
+        self.lines_before += bytecount::count(chunk, b'\n') as u64;
+        if let Some(lf) = memchr::memrchr(b'\n', chunk) {
+            self.line_start = base + lf as u64 + 1;
+        }
+    }
+}
+
 /// The 1-based line and column of `offset` in `data` (lines end at LF).
 pub fn line_and_column(data: &[u8], offset: usize) -> (u64, u64) {
     let before = &data[..offset.min(data.len())];

@@ -12,7 +12,7 @@
 //! it does nothing.
 
 use super::source::{release_pages, RELEASE_STEP_BYTES};
-use super::{line_and_column, HeapValue};
+use super::{HeapValue, LineTracker};
 use memmap2::Mmap;
 use std::convert::Infallible;
 use std::ops::Range;
@@ -49,22 +49,14 @@ impl<'m> PageReleaser<'m> {
     /// and releasing each step's pages.
     pub fn line_and_column(&self, data: &[u8], offset: usize) -> (u64, u64) {
         let offset = offset.min(data.len());
-        let (mut lines_before, mut line_start, mut from) = (0, 0, 0);
+        let (mut lines, mut from) = (LineTracker::default(), 0);
         while offset - from > RELEASE_STEP_BYTES {
             let step = &data[from..from + RELEASE_STEP_BYTES];
-            lines_before += memchr::memchr_iter(b'\n', step).count() as u64;
-            if let Some(lf) = memchr::memrchr(b'\n', step) {
-                line_start = from + lf + 1;
-            }
+            lines.advance(step, from as u64);
             self.release(step);
             from += RELEASE_STEP_BYTES;
         }
-        let (line, column) = line_and_column(&data[from..], offset - from);
-        if line == 1 {
-            (lines_before + 1, (offset - line_start) as u64 + 1)
-        } else {
-            (lines_before + line, column)
-        }
+        lines.locate(&data[from..], from as u64, offset as u64)
     }
 
     /// Visits the limbs `limbs` of `value` from the most significant end
@@ -112,6 +104,7 @@ impl<'m> PageReleaser<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::line_and_column;
 
     #[test]
     fn steps_cover_the_range_top_down_without_gaps() {

@@ -8,7 +8,7 @@
 //! read is an error, never a wrong report (see [`super::watch`]).
 
 use super::watch::{self, MapGuard, Stamp};
-use super::{complete_prefix, Format, Heap, HeapScanner, HeapValue, Scanner};
+use super::{complete_prefix, Format, Heap, HeapScanner, HeapValue, LineTracker, Scanner};
 use crate::analysis::HeapPos;
 use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
@@ -235,7 +235,7 @@ pub fn input_error(stamp: &Stamp, format: Format, error: ParseError) -> Error {
 /// errors; lines end at LF), read with positioned reads.
 pub fn line_and_column_at(file: &File, name: &str, offset: u64) -> Result<(u64, u64), Error> {
     let mut buffer = vec![0; (64 << 10).min(usize::try_from(offset).unwrap_or(usize::MAX))];
-    let (mut lines, mut line_start, mut read) = (0u64, 0u64, 0u64);
+    let (mut lines, mut read) = (LineTracker::default(), 0u64);
     while read < offset {
         let want = buffer.len().min((offset - read) as usize);
         let n = match file.read_at(&mut buffer[..want], read) {
@@ -244,14 +244,10 @@ pub fn line_and_column_at(file: &File, name: &str, offset: u64) -> Result<(u64, 
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => return Err(Error::io(name, e)),
         };
-        let chunk = &buffer[..n];
-        lines += bytecount::count(chunk, b'\n') as u64;
-        if let Some(lf) = memchr::memrchr(b'\n', chunk) {
-            line_start = read + lf as u64 + 1;
-        }
+        lines.advance(&buffer[..n], read);
         read += n as u64;
     }
-    Ok((lines + 1, offset - line_start + 1))
+    Ok(lines.locate(&[], offset, offset))
 }
 
 /// Reads until the buffer is full or the input ends; true at the end.

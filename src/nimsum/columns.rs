@@ -275,7 +275,7 @@ fn and(a: Lanes, b: Lanes) -> Lanes {
 
 /// The little-endian element of `W` bytes at the start of `bytes`.
 #[inline(always)]
-fn load<const W: usize>(bytes: &[u8]) -> u64 {
+pub fn load<const W: usize>(bytes: &[u8]) -> u64 {
     let mut word = [0u8; 8];
     word[..W].copy_from_slice(&bytes[..W]);
     u64::from_le_bytes(word)

@@ -1,5 +1,11 @@
 //! What the token formats (`bits`, `hex`, `dec`) share: whitespace, and
 //! finding where a token ends.
+//!
+//! A token ends at its first non-digit. Where the CPU has AVX2 (detected at
+//! run time), 32 bytes are classified per step and a movemask gives that
+//! byte's exact index. Elsewhere eight bytes are classified at a time with
+//! SWAR, long runs of digits are skipped in blocks that the compiler
+//! vectorises, and the block that ends the run is searched again.
 
 use super::pages::PageReleaser;
 use super::source::RELEASE_STEP_BYTES;
@@ -86,10 +92,10 @@ impl Digits {
 /// token, or an error at the first byte that is neither a digit nor
 /// whitespace. `expected` describes a valid byte for the message.
 ///
-/// Eight bytes are classified at a time until one is not a digit; that
-/// byte, and the last few bytes of `data`, are looked at one by one. A long
-/// token is scanned in steps of [`RELEASE_STEP_BYTES`], and `pages`
-/// releases each step once it is checked.
+/// The token ends at the first non-digit ([`first_non_digit`]), which must
+/// be whitespace or the end of `data`. A long token is scanned in steps of
+/// [`RELEASE_STEP_BYTES`], and `pages` releases each step once it is
+/// checked.
 pub fn scan_digits(
     data: &[u8],
     start: usize,
@@ -98,83 +104,97 @@ pub fn scan_digits(
     expected: &str,
     pages: PageReleaser<'_>,
 ) -> Result<usize, ParseError> {
-    let mut pos = start;
-    loop {
-        let step_end = data.len().min(pos.saturating_add(RELEASE_STEP_BYTES));
-        let (reached, stopped) = digit_words(&data[..step_end], pos, digits);
-        if stopped || step_end == data.len() {
-            pos = reached;
-            break;
+    let end = match step_end(data, start, digits) {
+        Ok(end) => end,
+        Err(step) => long_token_end(data, start, step, digits, pages),
+    };
+    match data.get(end) {
+        Some(&byte) if !is_space(byte) => {
+            Err(ParseError::unexpected(base + end as u64, byte, expected))
         }
-        pages.release(&data[pos..reached]);
-        pos = reached;
+        _ => Ok(end),
     }
-    while let Some(&byte) = data.get(pos) {
-        if digits.is_digit(byte) {
-            pos += 1;
-        } else if is_space(byte) {
-            break;
-        } else {
-            return Err(ParseError::unexpected(base + pos as u64, byte, expected));
-        }
-    }
-    Ok(pos)
 }
 
-/// Bytes checked a word at a time before [`digit_words`] switches to
-/// blocks: most tokens end within them.
+/// The first non-digit in the [`RELEASE_STEP_BYTES`] from `pos`, or the end
+/// of `data` if that comes first; or, if the step holds only digits and
+/// `data` goes on, the end of the step as an error.
+#[inline]
+fn step_end(data: &[u8], pos: usize, digits: Digits) -> Result<usize, usize> {
+    let step = data.len().min(pos.saturating_add(RELEASE_STEP_BYTES));
+    let end = first_non_digit(&data[..step], pos, digits);
+    if end == step && step < data.len() {
+        Err(step)
+    } else {
+        Ok(end)
+    }
+}
+
+/// [`step_end`] for a token whose digits run from `start` past `step`: the
+/// end of the token, releasing each step with `pages` once it is checked.
+/// Out of line so that short tokens do not pay for the loop.
+#[cold]
+#[inline(never)]
+fn long_token_end(
+    data: &[u8],
+    mut start: usize,
+    mut step: usize,
+    digits: Digits,
+    pages: PageReleaser<'_>,
+) -> usize {
+    loop {
+        pages.release(&data[start..step]);
+        start = step;
+        match step_end(data, start, digits) {
+            Ok(end) => return end,
+            Err(next) => step = next,
+        }
+    }
+}
+
+/// The index of the first byte at or after `pos` that is not a digit, or
+/// `data.len()` if there is none. Uses AVX2 when the CPU has it.
+#[inline]
+fn first_non_digit(data: &[u8], pos: usize, digits: Digits) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { avx2::first_non_digit(data, pos, digits) };
+    }
+    first_non_digit_portable(data, pos, digits)
+}
+
+/// Bytes checked a word at a time before [`first_non_digit_portable`]
+/// switches to blocks: a `dec` token usually ends within them.
 const SHORT: usize = 32;
 
-/// Bytes per block in the vectorised stage of [`digit_words`].
+/// Bytes per block in the vectorised stage of [`first_non_digit_portable`].
 const BLOCK: usize = 64;
 
-/// Skips whole words of digits from `pos`: returns where the first
-/// non-digit is (and true), or the start of the last partial word of
-/// `data` (and false). After the first [`SHORT`] bytes, blocks of
-/// [`BLOCK`] bytes are checked with a branch-free byte test that the
-/// compiler turns into vector compares; the block holding a non-digit is
-/// then searched eight bytes at a time.
-#[inline]
-fn digit_words(data: &[u8], pos: usize, digits: Digits) -> (usize, bool) {
+/// [`first_non_digit`] for any CPU. Eight bytes are classified at a time
+/// (SWAR) for the first [`SHORT`] bytes; then blocks of [`BLOCK`] bytes are
+/// checked with a branch-free byte test that the compiler turns into
+/// vector compares, and the block holding a non-digit is searched again
+/// eight bytes at a time. The last few bytes of `data` are looked at one
+/// by one.
+fn first_non_digit_portable(data: &[u8], pos: usize, digits: Digits) -> usize {
     let short_end = data.len().min(pos + SHORT);
-    let (reached, stopped) = swar_words(&data[..short_end], pos, digits);
-    if stopped || short_end == data.len() {
-        return (reached, stopped);
+    let (mut reached, mut stopped) = swar_words(&data[..short_end], pos, digits);
+    if !stopped && short_end < data.len() {
+        (reached, stopped) = swar_words(data, skip_digit_blocks(data, reached, digits), digits);
     }
-    swar_words(data, skip_digit_blocks(data, reached, digits), digits)
+    if stopped {
+        return reached;
+    }
+    data[reached..]
+        .iter()
+        .position(|&b| !digits.is_digit(b))
+        .map_or(data.len(), |skip| reached + skip)
 }
 
 /// The start of the first block of [`BLOCK`] bytes from `pos` that holds a
-/// non-digit or runs past the end of `data`. Uses AVX2 when the CPU has it
-/// (32 bytes per compare instead of 16).
-#[inline]
-fn skip_digit_blocks(data: &[u8], pos: usize, digits: Digits) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above; the function
-        // only differs from the portable one in the instructions it may use.
-        return unsafe { skip_digit_blocks_avx2(data, pos, digits) };
-    }
-    skip_digit_blocks_portable(data, pos, digits)
-}
-
-/// [`skip_digit_blocks`] compiled with AVX2.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn skip_digit_blocks_avx2(data: &[u8], pos: usize, digits: Digits) -> usize {
-    skip_blocks(data, pos, digits)
-}
-
-/// [`skip_digit_blocks`] compiled for the baseline target only.
-fn skip_digit_blocks_portable(data: &[u8], pos: usize, digits: Digits) -> usize {
-    skip_blocks(data, pos, digits)
-}
-
-#[inline(always)]
-fn skip_blocks(data: &[u8], mut pos: usize, digits: Digits) -> usize {
+/// non-digit or runs past the end of `data`.
+fn skip_digit_blocks(data: &[u8], mut pos: usize, digits: Digits) -> usize {
     while let Some(block) = data.get(pos..pos + BLOCK) {
         let all_digits = match digits {
             Digits::Binary => block.iter().fold(true, |ok, &b| ok & (b | 1 == b'1')),
@@ -206,6 +226,154 @@ fn swar_words(data: &[u8], mut pos: usize, digits: Digits) -> (usize, bool) {
         pos += 8;
     }
     (pos, false)
+}
+
+/// The exact AVX2 search: 32 bytes classified per step, and a movemask of
+/// the non-digits whose lowest set bit is the index of the first one, so
+/// the bytes that end a token are never searched twice. The first step
+/// already gives the exact end of a short token, so unlike the portable
+/// search it has no short word-at-a-time stage.
+///
+/// Written with `std::arch` intrinsics by hand: the compiler does not
+/// vectorise a loop that exits early (hence the whole blocks of the
+/// portable search), and no crate classifies bytes against a set of
+/// ranges (`memchr` finds up to three given bytes).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{first_non_digit_portable, Digits};
+    use std::arch::x86_64::*;
+
+    /// Bytes per vector.
+    const LANES: usize = 32;
+
+    /// [`super::first_non_digit`] with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn first_non_digit(data: &[u8], pos: usize, digits: Digits) -> usize {
+        // One loop per class, each with its own test inlined.
+        match digits {
+            Digits::Binary => first_flagged(data, pos, digits, |bytes| {
+                // SAFETY: this function's caller guarantees AVX2.
+                unsafe { binary_lanes(bytes) }
+            }),
+            Digits::Decimal => first_flagged(data, pos, digits, |bytes| {
+                // SAFETY: this function's caller guarantees AVX2.
+                unsafe { decimal_lanes(bytes) }
+            }),
+            Digits::Hex => first_flagged(data, pos, digits, |bytes| {
+                // SAFETY: this function's caller guarantees AVX2.
+                unsafe { hex_lanes(bytes) }
+            }),
+        }
+    }
+
+    /// All ones in each lane of `bytes` that holds `0` or `1`: the byte
+    /// with its lowest bit set is `'1'`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn binary_lanes(bytes: __m256i) -> __m256i {
+        _mm256_cmpeq_epi8(_mm256_or_si256(bytes, splat(1)), splat(b'1'))
+    }
+
+    /// All ones in each lane of `bytes` that holds `0`-`9`: the byte minus
+    /// `'0'` is at most 9, unsigned.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn decimal_lanes(bytes: __m256i) -> __m256i {
+        at_most(_mm256_sub_epi8(bytes, splat(b'0')), 9)
+    }
+
+    /// All ones in each lane of `bytes` that holds `0`-`9`, `a`-`f` or
+    /// `A`-`F`, from two 16-entry tables indexed by the byte's nibbles: bit
+    /// 0 marks high nibble 3 and low nibbles 0-9 (the decimal digits), bit
+    /// 1 high nibbles 4 and 6 and low nibbles 1-6 (the letters); a byte is
+    /// a digit when its two entries share a bit. High nibbles from 8 up
+    /// (bytes from `0x80`) have no bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hex_lanes(bytes: __m256i) -> __m256i {
+        let by_high = _mm256_setr_epi8(
+            0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
+            0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        );
+        let by_low = _mm256_setr_epi8(
+            1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, //
+            1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+        );
+        let high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), splat(0x0f));
+        let low = _mm256_and_si256(bytes, splat(0x0f));
+        let shared = _mm256_and_si256(
+            _mm256_shuffle_epi8(by_high, high),
+            _mm256_shuffle_epi8(by_low, low),
+        );
+        let none = _mm256_cmpeq_epi8(shared, _mm256_setzero_si256());
+        _mm256_xor_si256(none, splat(0xff))
+    }
+
+    /// `byte` in every lane.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn splat(byte: u8) -> __m256i {
+        _mm256_set1_epi8(byte as i8)
+    }
+
+    /// All ones in each lane of `bytes` that is at most `limit`, unsigned.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn at_most(bytes: __m256i, limit: u8) -> __m256i {
+        _mm256_cmpeq_epi8(_mm256_min_epu8(bytes, splat(limit)), bytes)
+    }
+
+    /// The index of the first byte at or after `pos` whose lane `is_digit`
+    /// leaves zero, or `data.len()`. Whole vectors are loaded from `pos`;
+    /// the rest is covered by the last 32 bytes of `data`, with the lanes
+    /// before `pos` shifted out. A `data` shorter than a vector goes to the
+    /// portable search.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn first_flagged(
+        data: &[u8],
+        mut pos: usize,
+        digits: Digits,
+        is_digit: impl Fn(__m256i) -> __m256i,
+    ) -> usize {
+        let Some(last) = data.len().checked_sub(LANES) else {
+            return first_non_digit_portable(data, pos, digits);
+        };
+        let non_digits_at = |at: usize| {
+            debug_assert!(at <= last);
+            // SAFETY: `at + LANES <= data.len()`, so the load reads bytes of
+            // `data` only; unaligned loads have no alignment requirement.
+            let bytes = unsafe { _mm256_loadu_si256(data.as_ptr().add(at).cast()) };
+            !(_mm256_movemask_epi8(is_digit(bytes)) as u32)
+        };
+        while pos <= last {
+            let flags = non_digits_at(pos);
+            if flags != 0 {
+                return pos + flags.trailing_zeros() as usize;
+            }
+            pos += LANES;
+        }
+        let flags = non_digits_at(last).checked_shr((pos - last) as u32);
+        match flags {
+            Some(flags) if flags != 0 => pos + flags.trailing_zeros() as usize,
+            _ => data.len(),
+        }
+    }
 }
 
 /// Digits with their leading `0`s removed.
@@ -275,26 +443,25 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn word_scans_match_byte_scans_on_ragged_tokens() {
+    fn scans_of_ragged_tokens_stop_at_every_byte_value_like_the_byte_scan() {
         let fillers: [(Digits, &[u8]); 3] = [
             (Digits::Binary, b"0110"),
             (Digits::Decimal, b"9071"),
             (Digits::Hex, b"aF09"),
         ];
         for (digits, filler) in fillers {
-            for len in 0..200 {
-                for stop in [b' ', b'\n', b'x', b'2', b'g', 0x80 | b'1', 0xff] {
+            for len in 0..100 {
+                for stop in 0..=255u8 {
                     let mut data: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
                     data.push(stop);
                     data.extend_from_slice(b"1111111111");
                     for start in [0, 1, 7.min(len)] {
                         let found =
-                            scan_digits(&data, start, 0, digits, "a digit", PageReleaser::NONE);
-                        assert_eq!(
-                            found.map_err(|e| e.offset),
-                            naive_scan(&data, start, digits),
-                            "{digits:?} {len} {stop:#04x} {start}"
-                        );
+                            scan_digits(&data, start, 3, digits, "a digit", PageReleaser::NONE);
+                        let expected = naive_scan(&data, start, digits).map_err(|at| {
+                            ParseError::unexpected(3 + at, data[at as usize], "a digit")
+                        });
+                        assert_eq!(found, expected, "{digits:?} {len} {stop:#04x} {start}");
                     }
                     assert_eq!(
                         scan_digits(&data[..len], 0, 0, digits, "a digit", PageReleaser::NONE).ok(),
@@ -329,12 +496,7 @@ pub(crate) mod tests {
     #[test]
     fn random_tokens_with_a_bad_byte_anywhere_match_the_byte_scan() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let classes: [(Digits, &[u8]); 3] = [
-            (Digits::Binary, b"01"),
-            (Digits::Decimal, b"0123456789"),
-            (Digits::Hex, b"0123456789abcdefABCDEF"),
-        ];
-        for (digits, alphabet) in classes {
+        for (digits, alphabet) in CLASSES {
             for len in (1..=60).chain([63, 64, 65, 100, 127, 128, 129, 200, 300]) {
                 for align in 0..32 {
                     let mut data: Vec<u8> = (0..align).map(|_| rng.pick(b" \n")).collect();
@@ -370,22 +532,156 @@ pub(crate) mod tests {
         assert_eq!(strip_leading_zeros(b"000"), b"");
     }
 
-    #[test]
-    fn block_skips_agree_with_and_without_avx2() {
-        for digits in [Digits::Binary, Digits::Decimal, Digits::Hex] {
-            for bad_at in 0..300 {
-                let mut data = vec![b'1'; 300];
-                data[bad_at] = b'g';
-                let portable = skip_digit_blocks_portable(&data, 0, digits);
-                assert!(portable <= bad_at && bad_at < portable + BLOCK || portable + BLOCK > 300);
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: AVX2 was detected just above.
-                    let avx2 = unsafe { skip_digit_blocks_avx2(&data, 0, digits) };
-                    assert_eq!(avx2, portable, "{digits:?} {bad_at}");
-                }
-                assert_eq!(skip_digit_blocks(&data, 0, digits), portable);
+    /// A way of finding the first non-digit, with its name for messages.
+    type Search = (&'static str, fn(&[u8], usize, Digits) -> usize);
+
+    /// Every search this CPU can run: the dispatching one, the portable one
+    /// and, where the CPU has AVX2, the AVX2 one.
+    fn searches() -> Vec<Search> {
+        let mut searches: Vec<Search> = vec![
+            ("dispatch", first_non_digit),
+            ("portable", first_non_digit_portable),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            searches.push(("avx2", |data, pos, digits| {
+                // SAFETY: the search is only listed when the CPU has AVX2.
+                unsafe { avx2::first_non_digit(data, pos, digits) }
+            }));
+        }
+        searches
+    }
+
+    /// Asserts that every search finds the first non-digit of `data` from
+    /// `pos` where a byte-by-byte look does (so they also agree with one
+    /// another).
+    fn assert_searches_agree(data: &[u8], pos: usize, digits: Digits, what: &str) {
+        let expected = data[pos..]
+            .iter()
+            .position(|&b| !digits.is_digit(b))
+            .map_or(data.len(), |skip| pos + skip);
+        for (name, search) in searches() {
+            assert_eq!(
+                search(data, pos, digits),
+                expected,
+                "{name}, {digits:?}, {} bytes from {pos}: {what}",
+                data.len()
+            );
+        }
+    }
+
+    /// Each digit class with its digits.
+    const CLASSES: [(Digits, &[u8]); 3] = [
+        (Digits::Binary, b"01"),
+        (Digits::Decimal, b"0123456789"),
+        (Digits::Hex, b"0123456789abcdefABCDEF"),
+    ];
+
+    /// A random byte that is not one of `digits`: whitespace, another
+    /// ASCII byte, or a byte from `0x80` up.
+    fn non_digit(rng: &mut Rng, digits: Digits) -> u8 {
+        loop {
+            let byte = rng.below(256) as u8;
+            if !digits.is_digit(byte) {
+                return byte;
             }
+        }
+    }
+
+    #[test]
+    fn searches_find_a_non_digit_at_every_position_of_random_tokens() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for (digits, alphabet) in CLASSES {
+            for len in (0..200).chain([255, 256, 257, 1000, 4133]) {
+                let pos = rng.below(3);
+                let mut data: Vec<u8> = (0..pos).map(|_| non_digit(&mut rng, digits)).collect();
+                data.extend((0..len).map(|_| rng.pick(alphabet)));
+                let end = data.len();
+                // Digits past `end`, which a search of `data[..end]` must not see.
+                data.extend((0..40).map(|_| rng.pick(alphabet)));
+                data.push(non_digit(&mut rng, digits));
+                assert_searches_agree(&data[..end], pos, digits, "digits to the end");
+                assert_searches_agree(&data, pos, digits, "digits and more");
+                for at in pos..end {
+                    let digit = data[at];
+                    data[at] = non_digit(&mut rng, digits);
+                    let what = format!("{:#04x} at {at}", data[at]);
+                    assert_searches_agree(&data[..end], pos, digits, &what);
+                    assert_searches_agree(&data, pos, digits, &what);
+                    data[at] = digit;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_byte_value_stops_the_searches_only_if_it_is_not_a_digit() {
+        // 100 bytes: three whole vectors, then 4 bytes that only the last
+        // (overlapping) vector covers; the cuts make every shorter length.
+        for (digits, alphabet) in CLASSES {
+            let mut data: Vec<u8> = alphabet.iter().copied().cycle().take(100).collect();
+            for byte in 0..=255u8 {
+                for at in 0..data.len() {
+                    let digit = data[at];
+                    data[at] = byte;
+                    let what = format!("{byte:#04x} at {at}");
+                    for pos in [0, 1, at.saturating_sub(31), at] {
+                        assert_searches_agree(&data, pos, digits, &what);
+                        assert_searches_agree(&data[..=at], pos, digits, &what);
+                    }
+                    data[at] = digit;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn searches_from_any_start_ignore_the_bytes_before_it() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for (digits, alphabet) in CLASSES {
+            for len in 0..=100 {
+                // Non-digits from one byte in two to one in 64.
+                for sparsity in [2, 4, 16, 64] {
+                    let data: Vec<u8> = (0..len)
+                        .map(|_| match rng.below(sparsity) {
+                            0 => non_digit(&mut rng, digits),
+                            _ => rng.pick(alphabet),
+                        })
+                        .collect();
+                    for pos in 0..=len {
+                        assert_searches_agree(&data, pos, digits, "mixed bytes");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tokens_longer_than_a_release_step_end_where_they_stop() {
+        let len = 2 * RELEASE_STEP_BYTES + 40;
+        let mut data = vec![b'7'; len];
+        let scan =
+            |data: &[u8]| scan_digits(data, 0, 0, Digits::Decimal, "a digit", PageReleaser::NONE);
+        assert_eq!(scan(&data), Ok(len));
+        let step = RELEASE_STEP_BYTES;
+        for at in [
+            0,
+            step - 32,
+            step - 1,
+            step,
+            step + 1,
+            2 * step + 3,
+            len - 1,
+        ] {
+            data[at] = b'\n';
+            assert_eq!(scan(&data), Ok(at), "whitespace at {at}");
+            data[at] = b'x';
+            assert_eq!(
+                scan(&data).unwrap_err().offset,
+                at as u64,
+                "bad byte at {at}"
+            );
+            data[at] = b'7';
         }
     }
 

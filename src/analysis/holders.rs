@@ -14,6 +14,7 @@ use super::survey::HeapPos;
 use crate::input::HeapValue;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 
 /// Bytes of candidates (limbs and bookkeeping) kept in memory before the
 /// rest spill to disk.
@@ -28,6 +29,16 @@ pub struct KeptHeap {
     pub line: Option<u64>,
     /// Its value, little-endian limbs without high zero limbs.
     pub limbs: Vec<u64>,
+}
+
+/// A heap too long to keep whole, left in the file: where it is and where
+/// its digits are, so that its bits can be read again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapInFile {
+    /// Where it is.
+    pub pos: HeapPos,
+    /// Its digits' bytes (after a `0x` prefix, leading zeros included).
+    pub digits: Range<u64>,
 }
 
 /// The first holders of every bit position seen so far.

@@ -17,7 +17,14 @@
 //! costs a fault on first touch), and the process never holds more of the
 //! file than its buffers, so peak RSS stays a few MiB.
 //!
-//! A heap wider than the window, or longer than a few MiB of text,
+//! A `bits` or `hex` token longer than a read is read in pieces
+//! ([`LongToken`]): its digits are packed as they come and aligned at its
+//! end, its value is XORed into a sum the ranges share, and it is kept by
+//! position; the move's heap, if it is one of them, is read again. Each
+//! range may hold one packed token, so they share the budget.
+//!
+//! A heap wider than the window, a packed token over its share of the
+//! budget, or a decimal token or unary line longer than a few MiB of text,
 //! makes this path give up ([`analyze`] returns `None`) and the caller runs
 //! the multi-pass analysis of [`passes`](super::passes), which handles any
 //! heap in bounded memory.

@@ -852,6 +852,9 @@ mod tests {
                         Rule::Misere
                     },
                     decide: round % 7 == 0,
+                    // Short enough that most moves on long heaps are
+                    // reported from their top limbs.
+                    inline_bits: if round % 3 == 0 { 64 } else { 4096 },
                     ..Options::default()
                 };
                 answered += compare(&data, format, &options).map_or(0, |()| 1);

@@ -345,8 +345,8 @@ impl StreamState {
                 index,
                 offset: heap.offset,
             };
-            let digits = long.digits.clone();
-            self.in_file.push(HeapInFile { pos, digits });
+            self.in_file
+                .push(HeapInFile::new(pos, long.digits.clone(), &heap.value));
         }
         Ok(())
     }
@@ -519,7 +519,13 @@ impl StreamState {
             MovePlan::None => Ok(None),
             MovePlan::XorMsb => {
                 let msb = msb.expect("XorMsb needs a non-zero nim-sum");
-                let kept = self.first_with_bit(msb, reread)?;
+                let kept = match self.first_with_bit(msb, reread)? {
+                    Holder::Kept(kept) => kept,
+                    Holder::InFile(heap) => match describe_xor_from_top(&heap, g, options) {
+                        Some(found) => return Ok(Some(found)),
+                        None => read_whole(&heap, reread)?,
+                    },
+                };
                 Ok(Some(describe_xor(kept, g, options)?))
             }
             MovePlan::SingleBig { target } => {
@@ -547,20 +553,33 @@ impl StreamState {
 
     /// The first heap holding bit `msb`: the first kept one, unless a long
     /// heap before it holds the bit too.
-    fn first_with_bit(&mut self, msb: u64, reread: Option<&dyn Reread>) -> Result<KeptHeap, Error> {
+    fn first_with_bit(&mut self, msb: u64, reread: Option<&dyn Reread>) -> Result<Holder, Error> {
         let kept = self
             .holders
             .first_with_bit(msb)
             .map_err(|e| Error::io(self.name.clone(), e))?;
         let before = kept.as_ref().map_or(u64::MAX, |k| k.pos.index);
         for heap in self.in_file.iter().take_while(|h| h.pos.index < before) {
-            let reread = reread.expect("only a file range keeps long heaps");
-            if reread.bit(heap, msb)? {
-                return read_whole(heap, Some(reread));
+            let holds = match heap.top_bit(msb) {
+                Some(known) => known,
+                None => reread
+                    .expect("only a file range keeps long heaps")
+                    .bit(heap, msb)?,
+            };
+            if holds {
+                return Ok(Holder::InFile(heap.clone()));
             }
         }
-        Ok(kept.expect("some heap holds the msb"))
+        Ok(Holder::Kept(kept.expect("some heap holds the msb")))
     }
+}
+
+/// The heap a move is played on, as it was kept.
+enum Holder {
+    /// Whole.
+    Kept(KeptHeap),
+    /// In the file.
+    InFile(HeapInFile),
 }
 
 /// A long heap, read again whole.
@@ -610,6 +629,41 @@ fn describe_xor(kept: KeptHeap, g: &[u64], options: &Options) -> Result<Move, Er
         from,
         to: value_from_limbs(limbs_bit_length(&target), &target, inline),
         remove: value_from_limbs(remove_bits, &low_difference, inline),
+    })
+}
+
+/// The move that XORs `g` into a long heap, from the heap's top limbs
+/// alone: `None` unless they decide it. They do when the report needs only
+/// bit lengths (no `--move-out`, every value longer than `--inline-bits`)
+/// and the lengths show within them, as they do but for rare instances:
+/// the target's where x ⊕ g first has a set bit from the top, the removed
+/// amount's within a few set bits of g below its msb.
+fn describe_xor_from_top(heap: &HeapInFile, g: &[u64], options: &Options) -> Option<Move> {
+    let inline = options.inline_bits;
+    if options.move_out.is_some() || heap.bits <= inline {
+        return None;
+    }
+    let limbs = heap.bits.div_ceil(64) as usize;
+    let low = limbs - heap.top.len();
+    let x = |j: usize| heap.top[j - low];
+    let g_limb = |j: usize| g.get(j).copied().unwrap_or(0);
+    let mut remove = RemoveLength::default();
+    for j in (low..limbs).rev() {
+        remove.feed(j as u64, g_limb(j), x(j));
+    }
+    let remove_bits = remove.decided().filter(|&bits| bits > inline)?;
+    let to_bits = (low..limbs).rev().find_map(|j| {
+        let t = x(j) ^ g_limb(j);
+        (t != 0).then(|| 64 * j as u64 + 64 - u64::from(t.leading_zeros()))
+    });
+    let to_bits = to_bits.filter(|&bits| bits > inline)?;
+    Some(Move {
+        heap: heap.pos.index,
+        offset: heap.pos.offset,
+        line: None,
+        from: value_from_limbs(heap.bits, &[], inline),
+        to: value_from_limbs(to_bits, &[], inline),
+        remove: value_from_limbs(remove_bits, &[], inline),
     })
 }
 

@@ -14,6 +14,7 @@ use super::survey::HeapPos;
 use crate::input::HeapValue;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 
 /// Bytes of candidates (limbs and bookkeeping) kept in memory before the
 /// rest spill to disk.
@@ -28,6 +29,51 @@ pub struct KeptHeap {
     pub line: Option<u64>,
     /// Its value, little-endian limbs without high zero limbs.
     pub limbs: Vec<u64>,
+}
+
+/// A heap too long to keep whole, left in the file: where it is and where
+/// its digits are, so that its bits can be read again, and its top limbs,
+/// which usually decide a move played on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapInFile {
+    /// Where it is.
+    pub pos: HeapPos,
+    /// Its digits' bytes (after a `0x` prefix, leading zeros included).
+    pub digits: Range<u64>,
+    /// Its bit length.
+    pub bits: u64,
+    /// Its most significant limbs (at most [`TOP_LIMBS`]), little-endian.
+    pub top: Vec<u64>,
+}
+
+/// The limbs a heap left in the file keeps of its top.
+pub const TOP_LIMBS: usize = 4;
+
+impl HeapInFile {
+    /// The heap at `pos`, with digits at `digits`, of value `value`.
+    pub fn new(pos: HeapPos, digits: Range<u64>, value: &HeapValue<'_>) -> HeapInFile {
+        let bits = value.bit_length();
+        let limbs = bits.div_ceil(64);
+        let low = limbs.saturating_sub(TOP_LIMBS as u64);
+        HeapInFile {
+            pos,
+            digits,
+            bits,
+            top: (low..limbs).map(|j| value.limb(j)).collect(),
+        }
+    }
+
+    /// Bit `position`, when it is among the top limbs or above them.
+    pub fn top_bit(&self, position: u64) -> Option<bool> {
+        let limbs = self.bits.div_ceil(64);
+        let low = limbs - self.top.len() as u64;
+        let limb = position / 64;
+        if limb >= limbs {
+            return Some(false);
+        }
+        let word = self.top.get(limb.checked_sub(low)? as usize)?;
+        Some(word >> (position % 64) & 1 == 1)
+    }
 }
 
 /// The first holders of every bit position seen so far.

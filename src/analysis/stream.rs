@@ -8,21 +8,22 @@
 //! every position for a stream, so `winning_moves` is exact; the top ones
 //! for a file range), and the few heaps that were the first to hold some
 //! bit (the move's heap is the first holder of the msb, so it is among
-//! them).
+//! them). A file range also takes tokens too long for its buffer, read in
+//! pieces ([`LongHeap`]): those are kept by where they are, and read again
+//! ([`Reread`]) only when the move is played on one.
 
 use super::budget::{MemoryBudget, STREAM_LOG_WINDOW_BITS};
 use super::counts::{BitCounts, HolderCounts, TopCounts};
-use super::holders::{FirstHolders, KeptHeap};
+use super::holders::{FirstHolders, HeapInFile, KeptHeap};
 use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
-use super::values::{
-    heap_value_report, subtract_low_limbs, value_from_limbs, BitsFile, TopDownValue,
-};
+use super::values::{subtract_low_limbs, value_from_limbs, BitsFile, RemoveLength, TopDownValue};
 use super::{Facts, Options};
 use crate::error::{Error, ParseError};
 use crate::input::source::fill;
 use crate::input::{
-    complete_prefix, Format, Heap, HeapScanner, HeapValue, LineTracker, ScanVisitor, Scanner,
+    complete_prefix, Format, Heap, HeapScanner, HeapValue, LineTracker, LongHeap, ScanVisitor,
+    Scanner,
 };
 use crate::nimsum::columns::ColumnCounter;
 use crate::report::Move;
@@ -112,6 +113,14 @@ pub(super) enum Reading {
     FileRange,
 }
 
+/// Reads again the heaps a file range left in the file.
+pub(super) trait Reread {
+    /// Bit `position` of the heap.
+    fn bit(&self, heap: &HeapInFile, position: u64) -> Result<bool, Error>;
+    /// The heap's value.
+    fn value(&self, heap: &HeapInFile) -> Result<Vec<u64>, Error>;
+}
+
 /// Everything the single pass keeps.
 #[derive(Debug)]
 pub(super) struct StreamState {
@@ -119,6 +128,9 @@ pub(super) struct StreamState {
     nim_sum: Vec<u64>,
     counts: HolderCounts,
     holders: FirstHolders,
+    /// Every non-zero long heap, in order (a file range only).
+    in_file: Vec<HeapInFile>,
+    /// The first heap of 2 or more, unless it is a long one.
     first_big: Option<KeptHeap>,
     first_one_line: Option<u64>,
     window_bits: u64,
@@ -140,7 +152,7 @@ pub fn analyze_stream(
     let mut state = StreamState::new(options, name, Reading::Stream);
     let chunk = options.memory.read_chunk_bytes();
     let bytes = read_chunks(reader, format, chunk, &mut state)?;
-    let facts = state.finish(options, bytes, 1)?;
+    let facts = state.finish(options, bytes, 1, None)?;
     Ok(facts.expect("a stream counts the holders of every bit"))
 }
 
@@ -199,6 +211,7 @@ impl StreamState {
             nim_sum: vec![0; 2],
             counts,
             holders: FirstHolders::default(),
+            in_file: Vec::new(),
             first_big: None,
             first_one_line: None,
             window_bits,
@@ -312,6 +325,37 @@ impl StreamState {
         Ok(())
     }
 
+    /// Takes a heap read in pieces: into the survey and the counters like
+    /// any other, but kept by where it is rather than whole, and left out
+    /// of the nim-sum, which the caller XORs it into.
+    pub(super) fn take_long(&mut self, index: u64, long: &LongHeap) -> Result<(), Stop> {
+        let heap = &long.heap;
+        let bits = heap.value.bit_length();
+        if bits > self.window_bits {
+            return Err(Stop::TooWide {
+                offset: heap.offset,
+                index,
+                bits,
+            });
+        }
+        self.survey.record(index, heap);
+        self.counts.add(&heap.value);
+        if self.track_moves && bits > 0 {
+            let pos = HeapPos {
+                index,
+                offset: heap.offset,
+            };
+            self.in_file
+                .push(HeapInFile::new(pos, long.digits.clone(), &heap.value));
+        }
+        Ok(())
+    }
+
+    /// Where the digits of the long heaps are (no LF is among them).
+    pub(super) fn long_digits(&self) -> Vec<std::ops::Range<u64>> {
+        self.in_file.iter().map(|h| h.digits.clone()).collect()
+    }
+
     /// Appends the state of the pass over the next piece of the input,
     /// whose heap indices and lines start again from 0 and 1: they move by
     /// this state's heap count and by `lines_before` (the LFs before that
@@ -327,6 +371,7 @@ impl StreamState {
             nim_sum,
             counts,
             mut holders,
+            in_file,
             first_big,
             first_one_line,
             ..
@@ -343,11 +388,15 @@ impl StreamState {
         if self.survey.first_one.is_none() {
             self.first_one_line = first_one_line.map(|l| l + lines_before);
         }
-        if self.first_big.is_none() {
+        if self.survey.first_big.is_none() {
             self.first_big = later_big;
         }
+        self.in_file.extend(in_file.into_iter().map(|mut heap| {
+            heap.pos.index += heaps_before;
+            heap
+        }));
         self.survey.merge_after(&survey, heaps_before);
-        self.xor(&HeapValue::Limbs(trimmed(nim_sum)));
+        self.xor_limbs(nim_sum);
         self.counts.merge(counts);
         Ok(())
     }
@@ -378,6 +427,17 @@ impl StreamState {
         Ok(self)
     }
 
+    /// XORs a value given as little-endian limbs into the nim-sum (the
+    /// longer of the two vectors is kept, so nothing is allocated).
+    pub(super) fn xor_limbs(&mut self, mut limbs: Vec<u64>) {
+        if self.nim_sum.len() < limbs.len() {
+            std::mem::swap(&mut self.nim_sum, &mut limbs);
+        }
+        for (sum, limb) in self.nim_sum.iter_mut().zip(&limbs) {
+            *sum ^= limb;
+        }
+    }
+
     /// XORs `value` into the nim-sum.
     #[inline(always)]
     fn xor(&mut self, value: &HeapValue<'_>) {
@@ -393,18 +453,15 @@ impl StreamState {
         value.xor_window(0, &mut self.nim_sum);
     }
 
-    /// The survey so far.
-    pub(super) fn survey(&self) -> &Survey {
-        &self.survey
-    }
-
     /// Applies the rules to what the pass kept; `None` when the count of
     /// the heaps holding the msb is needed and was not kept (top counts).
+    /// `reread` reads the long heaps of a file again.
     pub(super) fn finish(
         mut self,
         options: &Options,
         bytes: u64,
         threads: u64,
+        reread: Option<&dyn Reread>,
     ) -> Result<Option<Facts>, Error> {
         let g = std::mem::take(&mut self.nim_sum);
         let g = &g[..g.iter().rposition(|&w| w != 0).map_or(0, |t| t + 1)];
@@ -417,7 +474,7 @@ impl StreamState {
             Some(path) => Some(BitsFile::create(path)?),
             None => None,
         };
-        let mut nim_sum = TopDownValue::new(64 * g.len() as u64, file);
+        let mut nim_sum = TopDownValue::new(inline.min(64 * g.len() as u64), file);
         for (j, &limb) in g.iter().enumerate().rev() {
             nim_sum.push(j as u64, limb)?;
         }
@@ -434,7 +491,7 @@ impl StreamState {
                 },
             };
             let moves = rules::winning_moves(plan, counts, holders);
-            (Some(moves), self.play(plan, msb, g, options)?)
+            (Some(moves), self.play(plan, msb, g, options, reread)?)
         };
         Ok(Some(Facts {
             survey: self.survey,
@@ -456,23 +513,31 @@ impl StreamState {
         msb: Option<u64>,
         g: &[u64],
         options: &Options,
+        reread: Option<&dyn Reread>,
     ) -> Result<Option<Move>, Error> {
-        let (kept, target) = match plan {
-            MovePlan::None => return Ok(None),
+        match plan {
+            MovePlan::None => Ok(None),
             MovePlan::XorMsb => {
                 let msb = msb.expect("XorMsb needs a non-zero nim-sum");
-                let kept = self
-                    .holders
-                    .first_with_bit(msb)
-                    .map_err(|e| Error::io(self.name.clone(), e))?
-                    .expect("some heap holds the msb");
-                let target: Vec<u64> = (0..kept.limbs.len().max(g.len()))
-                    .map(|j| kept.limbs.get(j).unwrap_or(&0) ^ g.get(j).unwrap_or(&0))
-                    .collect();
-                (kept, target)
+                let kept = match self.first_with_bit(msb, reread)? {
+                    Holder::Kept(kept) => kept,
+                    Holder::InFile(heap) => match describe_xor_from_top(&heap, g, options) {
+                        Some(found) => return Ok(Some(found)),
+                        None => read_whole(&heap, reread)?,
+                    },
+                };
+                Ok(Some(describe_xor(kept, g, options)?))
             }
             MovePlan::SingleBig { target } => {
-                (self.first_big.clone().expect("one big heap"), vec![target])
+                let kept = match self.first_big.take() {
+                    Some(kept) => kept,
+                    None => {
+                        let pos = self.survey.first_big.expect("one big heap");
+                        let heap = self.in_file.iter().find(|h| h.pos == pos);
+                        read_whole(heap.expect("a big heap not kept is long"), reread)?
+                    }
+                };
+                Ok(Some(describe_small(&kept, target, options)?))
             }
             MovePlan::TakeOne => {
                 let pos = self.survey.first_one.expect("some heap is 1");
@@ -481,18 +546,146 @@ impl StreamState {
                     line: self.first_one_line,
                     limbs: vec![1],
                 };
-                return Ok(Some(describe(&one, &[0], options)?));
+                Ok(Some(describe_small(&one, 0, options)?))
             }
-        };
-        Ok(Some(describe(&kept, &target, options)?))
+        }
+    }
+
+    /// The first heap holding bit `msb`: the first kept one, unless a long
+    /// heap before it holds the bit too.
+    fn first_with_bit(&mut self, msb: u64, reread: Option<&dyn Reread>) -> Result<Holder, Error> {
+        let kept = self
+            .holders
+            .first_with_bit(msb)
+            .map_err(|e| Error::io(self.name.clone(), e))?;
+        let before = kept.as_ref().map_or(u64::MAX, |k| k.pos.index);
+        for heap in self.in_file.iter().take_while(|h| h.pos.index < before) {
+            let holds = match heap.top_bit(msb) {
+                Some(known) => known,
+                None => reread
+                    .expect("only a file range keeps long heaps")
+                    .bit(heap, msb)?,
+            };
+            if holds {
+                return Ok(Holder::InFile(heap.clone()));
+            }
+        }
+        Ok(Holder::Kept(kept.expect("some heap holds the msb")))
     }
 }
 
-/// The move from a kept heap to `target`, written to `--move-out`.
-fn describe(kept: &KeptHeap, target: &[u64], options: &Options) -> Result<Move, Error> {
+/// The heap a move is played on, as it was kept.
+enum Holder {
+    /// Whole.
+    Kept(KeptHeap),
+    /// In the file.
+    InFile(HeapInFile),
+}
+
+/// A long heap, read again whole.
+fn read_whole(heap: &HeapInFile, reread: Option<&dyn Reread>) -> Result<KeptHeap, Error> {
+    let reread = reread.expect("only a file range keeps long heaps");
+    Ok(KeptHeap {
+        pos: heap.pos,
+        line: None,
+        limbs: reread.value(heap)?,
+    })
+}
+
+/// The move that XORs the nim-sum `g` into the kept heap, written to
+/// `--move-out`. The heap's limbs become the target's in place, so a long
+/// heap is held once.
+fn describe_xor(kept: KeptHeap, g: &[u64], options: &Options) -> Result<Move, Error> {
     let inline = options.inline_bits;
-    let x = HeapValue::Limbs(kept.limbs.clone());
-    let target_bits = HeapValue::Limbs(trimmed(target.to_vec())).bit_length();
+    let KeptHeap {
+        pos,
+        line,
+        limbs: mut x,
+    } = kept;
+    let from = value_from_limbs(limbs_bit_length(&x), &x, inline);
+    let mut remove = RemoveLength::default();
+    for (j, (&gj, &xj)) in g.iter().zip(&x).enumerate().rev() {
+        remove.feed(j as u64, gj, xj);
+    }
+    let remove_bits = remove.finish();
+    let low_difference = if remove_bits <= inline {
+        let used = (remove_bits.div_ceil(64) as usize).min(x.len());
+        let target_low: Vec<u64> = (0..used)
+            .map(|j| x[j] ^ g.get(j).copied().unwrap_or(0))
+            .collect();
+        subtract_low_limbs(&x[..used], &target_low)
+    } else {
+        Vec::new()
+    };
+    for (t, gj) in x.iter_mut().zip(g) {
+        *t ^= gj;
+    }
+    let target = trimmed(x);
+    write_move_out(&target, options)?;
+    Ok(Move {
+        heap: pos.index,
+        offset: pos.offset,
+        line,
+        from,
+        to: value_from_limbs(limbs_bit_length(&target), &target, inline),
+        remove: value_from_limbs(remove_bits, &low_difference, inline),
+    })
+}
+
+/// The move that XORs `g` into a long heap, from the heap's top limbs
+/// alone: `None` unless they decide it. They do when the report needs only
+/// bit lengths (no `--move-out`, every value longer than `--inline-bits`)
+/// and the lengths show within them, as they do but for rare instances:
+/// the target's where x ⊕ g first has a set bit from the top, the removed
+/// amount's within a few set bits of g below its msb.
+fn describe_xor_from_top(heap: &HeapInFile, g: &[u64], options: &Options) -> Option<Move> {
+    let inline = options.inline_bits;
+    if options.move_out.is_some() || heap.bits <= inline {
+        return None;
+    }
+    let limbs = heap.bits.div_ceil(64) as usize;
+    let low = limbs - heap.top.len();
+    let x = |j: usize| heap.top[j - low];
+    let g_limb = |j: usize| g.get(j).copied().unwrap_or(0);
+    let mut remove = RemoveLength::default();
+    for j in (low..limbs).rev() {
+        remove.feed(j as u64, g_limb(j), x(j));
+    }
+    let remove_bits = remove.decided().filter(|&bits| bits > inline)?;
+    let to_bits = (low..limbs).rev().find_map(|j| {
+        let t = x(j) ^ g_limb(j);
+        (t != 0).then(|| 64 * j as u64 + 64 - u64::from(t.leading_zeros()))
+    });
+    let to_bits = to_bits.filter(|&bits| bits > inline)?;
+    Some(Move {
+        heap: heap.pos.index,
+        offset: heap.pos.offset,
+        line: None,
+        from: value_from_limbs(heap.bits, &[], inline),
+        to: value_from_limbs(to_bits, &[], inline),
+        remove: value_from_limbs(remove_bits, &[], inline),
+    })
+}
+
+/// The move leaving `target` (0 or 1) on the kept heap, written to
+/// `--move-out`.
+fn describe_small(kept: &KeptHeap, target: u64, options: &Options) -> Result<Move, Error> {
+    let inline = options.inline_bits;
+    let target = trimmed(vec![target]);
+    write_move_out(&target, options)?;
+    let difference = trimmed(subtract_low_limbs(&kept.limbs, &target));
+    Ok(Move {
+        heap: kept.pos.index,
+        offset: kept.pos.offset,
+        line: kept.line,
+        from: value_from_limbs(limbs_bit_length(&kept.limbs), &kept.limbs, inline),
+        to: value_from_limbs(limbs_bit_length(&target), &target, inline),
+        remove: value_from_limbs(limbs_bit_length(&difference), &difference, inline),
+    })
+}
+
+/// Writes the move's target to `--move-out`, when asked.
+fn write_move_out(target: &[u64], options: &Options) -> Result<(), Error> {
     if let Some(path) = &options.move_out {
         let mut file = BitsFile::create(path)?;
         for &limb in target.iter().rev() {
@@ -500,15 +693,13 @@ fn describe(kept: &KeptHeap, target: &[u64], options: &Options) -> Result<Move, 
         }
         file.finish()?;
     }
-    let difference = subtract_low_limbs(&kept.limbs, target);
-    let remove_bits = HeapValue::Limbs(trimmed(difference.clone())).bit_length();
-    Ok(Move {
-        heap: kept.pos.index,
-        offset: kept.pos.offset,
-        line: kept.line,
-        from: heap_value_report(&x, inline),
-        to: value_from_limbs(target_bits, target, inline),
-        remove: value_from_limbs(remove_bits, &difference, inline),
+    Ok(())
+}
+
+/// The bit length of little-endian limbs.
+fn limbs_bit_length(limbs: &[u64]) -> u64 {
+    limbs.iter().rposition(|&w| w != 0).map_or(0, |t| {
+        64 * t as u64 + 64 - u64::from(limbs[t].leading_zeros())
     })
 }
 

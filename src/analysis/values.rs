@@ -189,6 +189,11 @@ impl RemoveLength {
         };
     }
 
+    /// The bit length, if the set bits fed so far decide it.
+    pub fn decided(&self) -> Option<u64> {
+        self.done
+    }
+
     /// The bit length, once every set bit of g was fed (0 if g was 0).
     pub fn finish(&self) -> u64 {
         self.done.or(self.current.map(|cur| cur + 1)).unwrap_or(0)

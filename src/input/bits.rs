@@ -6,6 +6,9 @@ use super::token::{scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 
+/// What may follow a binary digit, for messages.
+pub(super) const EXPECTED: &str = "a binary digit ('0' or '1') or whitespace";
+
 /// Yields the tokens of a `bits` slice.
 pub struct BitsScanner<'a> {
     data: &'a [u8],
@@ -44,7 +47,7 @@ impl<'a> HeapScanner<'a> for BitsScanner<'a> {
             start,
             self.base,
             Digits::Binary,
-            "a binary digit ('0' or '1') or whitespace",
+            EXPECTED,
             self.pages,
         )?;
         self.pos = end;

@@ -6,6 +6,9 @@ use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros, Digit
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 
+/// What may follow a hex digit, for messages.
+pub(super) const EXPECTED: &str = "a hex digit (0-9, a-f, A-F) or whitespace";
+
 /// Yields the tokens of a `hex` slice.
 pub struct HexScanner<'a> {
     data: &'a [u8],
@@ -67,7 +70,7 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
             digits,
             self.base,
             Digits::Hex,
-            "a hex digit (0-9, a-f, A-F) or whitespace",
+            EXPECTED,
             self.pages,
         )?;
         self.pos = end;

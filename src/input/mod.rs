@@ -15,6 +15,7 @@ mod bits;
 mod dec;
 mod format;
 mod hex;
+mod long;
 mod nimb;
 pub mod pages;
 mod raw;
@@ -24,6 +25,7 @@ mod unary;
 pub mod watch;
 
 pub use format::{Format, NIMB_HEADER};
+pub use long::{digits_per_limb, LongHeap, LongToken};
 pub use pages::PageReleaser;
 pub use raw::trailing_bytes_error;
 
@@ -127,11 +129,12 @@ impl HeapValue<'_> {
             HeapValue::LeBytes(bytes) => {
                 limbs::xor_le_bytes(bytes, first_limb, &mut window[..span])
             }
-            _ => {
-                for (slot, index) in window[..span].iter_mut().zip(first_limb..) {
-                    *slot ^= self.limb(index);
+            HeapValue::Limbs(limbs) => {
+                for (slot, limb) in window[..span].iter_mut().zip(&limbs[first_limb as usize..]) {
+                    *slot ^= limb;
                 }
             }
+            HeapValue::Word(_) => unreachable!("handled above"),
         }
     }
 

@@ -14,6 +14,7 @@ use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 use std::fs::File;
 use std::io::{ErrorKind, Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
@@ -234,10 +235,29 @@ pub fn input_error(stamp: &Stamp, format: Format, error: ParseError) -> Error {
 /// The 1-based line and column of `offset` in `file` (named `name` in
 /// errors; lines end at LF), read with positioned reads.
 pub fn line_and_column_at(file: &File, name: &str, offset: u64) -> Result<(u64, u64), Error> {
+    line_and_column_skipping(file, name, offset, &[])
+}
+
+/// [`line_and_column_at`], without reading the byte ranges of `no_lf`
+/// (in increasing order), known to hold no LF.
+pub fn line_and_column_skipping(
+    file: &File,
+    name: &str,
+    offset: u64,
+    no_lf: &[Range<u64>],
+) -> Result<(u64, u64), Error> {
     let mut buffer = vec![0; (64 << 10).min(usize::try_from(offset).unwrap_or(usize::MAX))];
     let (mut lines, mut read) = (LineTracker::default(), 0u64);
+    let mut skips = no_lf.iter().peekable();
     while read < offset {
-        let want = buffer.len().min((offset - read) as usize);
+        while let Some(skip) = skips.next_if(|s| s.start <= read) {
+            read = read.max(skip.end.min(offset));
+        }
+        let next_skip = skips.peek().map_or(offset, |s| s.start.min(offset));
+        let want = buffer.len().min((next_skip - read) as usize);
+        if want == 0 {
+            continue;
+        }
         let n = match file.read_at(&mut buffer[..want], read) {
             Ok(0) => break,
             Ok(n) => n,

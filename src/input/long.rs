@@ -197,9 +197,6 @@ impl LongToken {
     fn push_groups(&mut self, digits: &[u8]) {
         let start = self.groups.len();
         let count = digits.len() / digits_per_limb(self.format);
-        if start + count > self.groups.capacity() {
-            grow(&mut self.groups, count);
-        }
         self.groups.resize(start + count, 0);
         let slots = &mut self.groups[start..];
         match self.format {
@@ -207,39 +204,6 @@ impl LongToken {
             _ => limbs::xor_binary(digits, 0, slots),
         }
         slots.reverse();
-    }
-}
-
-/// Bytes from which a buffer is worth backing with huge pages.
-const HUGE_PAGE_BYTES: usize = 2 << 20;
-
-/// Makes room for `more` limbs in `groups`, at least doubling it. A
-/// buffer of megabytes is then asked to be backed by huge pages: its
-/// memory is fresh, and faulting it in 4 KiB at a time costs more than
-/// reading the digits that fill it.
-fn grow(groups: &mut Vec<u64>, more: usize) {
-    groups.reserve(more.max(groups.capacity()));
-    let bytes = 8 * groups.capacity();
-    if bytes < HUGE_PAGE_BYTES {
-        return;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        let start = groups.as_mut_ptr() as usize;
-        let aligned = start.next_multiple_of(HUGE_PAGE_BYTES);
-        let end = (start + bytes) & !(HUGE_PAGE_BYTES - 1);
-        if aligned < end {
-            // SAFETY: the range lies inside the vector's allocation, which
-            // this process owns; the advice changes how its pages are
-            // backed, not their contents, and its failure is harmless.
-            unsafe {
-                libc::madvise(
-                    aligned as *mut libc::c_void,
-                    end - aligned,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
     }
 }
 

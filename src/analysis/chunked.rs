@@ -183,13 +183,18 @@ struct LongTokens {
 }
 
 impl LongTokens {
-    /// XORs a long heap into the shared sum; returns a buffer to reuse.
-    /// The longer of the two vectors becomes the sum, so that no memory
-    /// is allocated (and no page touched) for it.
+    /// XORs a long heap into the shared sum, straight from its packed
+    /// digits; returns a buffer to reuse. A heap longer than the sum is
+    /// turned into limbs and becomes the sum, so that no memory is
+    /// allocated (and no page touched) for it.
     fn xor(&self, long: LongHeap) -> Vec<u64> {
-        let mut limbs = long.limbs();
         let mut sum = self.nim_sum.lock().expect("a range thread does not panic");
-        if sum.len() < limbs.len() {
+        if long.limbs() <= sum.len() {
+            long.xor_into(&mut sum);
+            return long.into_buffer();
+        }
+        let mut limbs = long.into_limbs();
+        if limbs.len() > sum.len() {
             std::mem::swap(&mut *sum, &mut limbs);
         }
         for (s, l) in sum.iter_mut().zip(&limbs) {

@@ -56,9 +56,14 @@ impl BitCounts {
     }
 
     pub fn add(&mut self, value: &HeapValue<'_>) {
-        let limbs = value.bit_length().div_ceil(64) as usize;
+        self.add_limbs(value.bit_length(), |j| value.limb(j));
+    }
+
+    /// Counts one heap of `bits` bits whose limb `j` is `limb(j)`.
+    pub fn add_limbs(&mut self, bits: u64, limb: impl Fn(u64) -> u64) {
+        let limbs = bits.div_ceil(64) as usize;
         for j in 0..limbs {
-            let mut carry = value.limb(j as u64);
+            let mut carry = limb(j as u64);
             let mut plane = 0;
             while carry != 0 {
                 if plane == self.planes.len() {
@@ -173,12 +178,19 @@ impl TopCounts {
     /// Counts one heap.
     #[inline]
     pub fn add(&mut self, value: &HeapValue<'_>) {
-        let limbs = value.bit_length().div_ceil(64);
+        self.add_limbs(value.bit_length(), |j| value.limb(j));
+    }
+
+    /// Counts one heap of `bits` bits whose limb `j` is `limb(j)` (asked
+    /// only for the counted positions).
+    #[inline]
+    pub fn add_limbs(&mut self, bits: u64, limb: impl Fn(u64) -> u64) {
+        let limbs = bits.div_ceil(64);
         if limbs > self.top() {
             self.raise(limbs);
         }
         for j in self.low..limbs {
-            self.limbs[(j - self.low) as usize].push(value.limb(j));
+            self.limbs[(j - self.low) as usize].push(limb(j));
         }
     }
 
@@ -246,6 +258,14 @@ impl HolderCounts {
             (HolderCounts::Every(counts), _) => counts.add(value),
             (HolderCounts::Top(counts), HeapValue::Word(word)) => counts.add_word(*word),
             (HolderCounts::Top(counts), _) => counts.add(value),
+        }
+    }
+
+    /// Counts one heap of `bits` bits whose limb `j` is `limb(j)`.
+    pub fn add_limbs(&mut self, bits: u64, limb: impl Fn(u64) -> u64) {
+        match self {
+            HolderCounts::Every(counts) => counts.add_limbs(bits, limb),
+            HolderCounts::Top(counts) => counts.add_limbs(bits, limb),
         }
     }
 

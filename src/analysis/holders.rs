@@ -50,16 +50,21 @@ pub struct HeapInFile {
 pub const TOP_LIMBS: usize = 4;
 
 impl HeapInFile {
-    /// The heap at `pos`, with digits at `digits`, of value `value`.
-    pub fn new(pos: HeapPos, digits: Range<u64>, value: &HeapValue<'_>) -> HeapInFile {
-        let bits = value.bit_length();
+    /// The heap at `pos`, with digits at `digits`, of `bits` bits whose
+    /// limb `j` is `limb(j)`.
+    pub fn new(
+        pos: HeapPos,
+        digits: Range<u64>,
+        bits: u64,
+        limb: impl Fn(u64) -> u64,
+    ) -> HeapInFile {
         let limbs = bits.div_ceil(64);
         let low = limbs.saturating_sub(TOP_LIMBS as u64);
         HeapInFile {
             pos,
             digits,
             bits,
-            top: (low..limbs).map(|j| value.limb(j)).collect(),
+            top: (low..limbs).map(limb).collect(),
         }
     }
 

@@ -329,24 +329,21 @@ impl StreamState {
     /// any other, but kept by where it is rather than whole, and left out
     /// of the nim-sum, which the caller XORs it into.
     pub(super) fn take_long(&mut self, index: u64, long: &LongHeap) -> Result<(), Stop> {
-        let heap = &long.heap;
-        let bits = heap.value.bit_length();
+        let (offset, bits) = (long.offset, long.bit_length());
         if bits > self.window_bits {
             return Err(Stop::TooWide {
-                offset: heap.offset,
+                offset,
                 index,
                 bits,
             });
         }
-        self.survey.record(index, heap);
-        self.counts.add(&heap.value);
+        self.survey.record_length(index, offset, bits);
+        self.counts.add_limbs(bits, |j| long.limb(j));
         if self.track_moves && bits > 0 {
-            let pos = HeapPos {
-                index,
-                offset: heap.offset,
-            };
+            let pos = HeapPos { index, offset };
+            let digits = long.digits.clone();
             self.in_file
-                .push(HeapInFile::new(pos, long.digits.clone(), &heap.value));
+                .push(HeapInFile::new(pos, digits, bits, |j| long.limb(j)));
         }
         Ok(())
     }
@@ -470,15 +467,17 @@ impl StreamState {
         let counts = self.survey.counts();
         let winner = rules::winner(options.rule, counts, msb.is_some());
         let inline = options.inline_bits;
-        let file = match &options.nim_sum_out {
-            Some(path) => Some(BitsFile::create(path)?),
-            None => None,
-        };
-        let mut nim_sum = TopDownValue::new(inline.min(64 * g.len() as u64), file);
-        for (j, &limb) in g.iter().enumerate().rev() {
-            nim_sum.push(j as u64, limb)?;
-        }
-        let nim_sum = Some(nim_sum.finish(inline)?);
+        let bits = msb.map_or(0, |m| m + 1);
+        let nim_sum = Some(match &options.nim_sum_out {
+            None => value_from_limbs(bits, g, inline),
+            Some(path) => {
+                let mut file = TopDownValue::new(inline.min(bits), Some(BitsFile::create(path)?));
+                for (j, &limb) in g.iter().enumerate().rev() {
+                    file.push(j as u64, limb)?;
+                }
+                file.finish(inline)?
+            }
+        });
         let (winning_moves, winning_move) = if options.decide {
             (Some(0).filter(|_| winner == Player::Second), None)
         } else {

@@ -39,13 +39,15 @@ impl Survey {
     /// Counts one heap, the `index`-th of the instance.
     #[inline]
     pub fn record(&mut self, index: u64, heap: &Heap<'_>) {
-        let bits = heap.value.bit_length();
+        self.record_length(index, heap.offset, heap.value.bit_length());
+    }
+
+    /// Counts one heap of `bits` bits, the `index`-th, at `offset`.
+    #[inline]
+    pub fn record_length(&mut self, index: u64, offset: u64, bits: u64) {
         self.heaps += 1;
         self.max_bit_length = self.max_bit_length.max(bits);
-        let pos = HeapPos {
-            index,
-            offset: heap.offset,
-        };
+        let pos = HeapPos { index, offset };
         match bits {
             0 => {}
             1 => {

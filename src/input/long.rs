@@ -3,16 +3,18 @@
 //! Digits are most significant first, so where bit 0 lies is known only
 //! at the token's end. Each piece is checked as it arrives and its digits
 //! are packed into limbs in reading order, one limb per 64 binary or 16 hex
-//! digits counted from the token's start. At the end, the packed limbs are
-//! turned in place into the value's little-endian limbs: reversed, and
-//! shifted by the digits of the last, partial group.
+//! digits counted from the token's start. Once the token ends, its
+//! length is known, and each limb of the value is two neighbouring groups
+//! (counted from the last), shifted by the bits of the last, partial group:
+//! the value is XORed into a sum straight from the groups, or turned into
+//! little-endian limbs in place.
 //!
 //! This is how one pass over a file reads a heap of hundreds of millions
 //! of bits without holding its text: the packed digits take an eighth
 //! (bits) or a half (hex) of the text's size, and nothing else grows.
 
 use super::token::{scan_digits, Digits};
-use super::{Format, Heap, HeapScanner, PageReleaser, Scanner};
+use super::{Format, HeapScanner, PageReleaser, Scanner};
 use crate::error::ParseError;
 use crate::nimsum::limbs;
 use std::ops::Range;
@@ -37,19 +39,92 @@ pub struct LongToken {
 /// A long token, read to its end.
 #[derive(Debug)]
 pub struct LongHeap {
-    /// The heap, its value as limbs.
-    pub heap: Heap<'static>,
+    /// The token's first byte.
+    pub offset: u64,
     /// Where its digits are (after a `0x` prefix, leading zeros included).
     pub digits: Range<u64>,
+    /// The groups of digits in reading order, the last one possibly short.
+    groups: Vec<u64>,
+    /// The bits of the last group (64 when it is whole).
+    last_bits: u32,
+    /// The value's bit length.
+    bits: u64,
 }
 
 impl LongHeap {
-    /// The value's little-endian limbs.
-    pub fn limbs(self) -> Vec<u64> {
-        match self.heap.value {
-            super::HeapValue::Limbs(limbs) => limbs,
-            _ => unreachable!("a long token is read into limbs"),
+    /// The value's bit length.
+    pub fn bit_length(&self) -> u64 {
+        self.bits
+    }
+
+    /// Limb `j` of the value (0 above it).
+    pub fn limb(&self, j: u64) -> u64 {
+        let n = self.groups.len() as u64;
+        if j >= n {
+            return 0;
         }
+        let group = |i: u64| self.groups[(n - 1 - i) as usize];
+        if self.last_bits == 64 {
+            return group(j);
+        }
+        let above = if j + 1 < n {
+            group(j + 1) << self.last_bits
+        } else {
+            0
+        };
+        match j {
+            0 => group(0) | above,
+            _ => group(j) >> (64 - self.last_bits) | above,
+        }
+    }
+
+    /// The number of limbs the value spans, high zero limbs included.
+    pub fn limbs(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// XORs the value into `sum`, which must have [`LongHeap::limbs`] limbs
+    /// or more.
+    pub fn xor_into(&self, sum: &mut [u64]) {
+        let g = &self.groups;
+        let Some((&low, _)) = g.split_last() else {
+            return;
+        };
+        if self.last_bits == 64 {
+            for (s, &q) in sum.iter_mut().zip(g.iter().rev()) {
+                *s ^= q;
+            }
+            return;
+        }
+        let (up, down) = (self.last_bits, 64 - self.last_bits);
+        let above = g.len().checked_sub(2).map_or(0, |i| g[i] << up);
+        sum[0] ^= low | above;
+        // Limb j ≥ 1 is group j shifted down and group j + 1 shifted up,
+        // counting groups from the last: a window over the reversed groups.
+        for (s, pair) in sum[1..].iter_mut().zip(g.windows(2).rev().skip(1)) {
+            *s ^= pair[1] >> down | pair[0] << up;
+        }
+        if let [top, _, ..] = g.as_slice() {
+            sum[g.len() - 1] ^= top >> down;
+        }
+    }
+
+    /// The value's little-endian limbs, turned from the groups in place.
+    pub fn into_limbs(self) -> Vec<u64> {
+        let mut value = self.groups;
+        value.reverse();
+        if self.last_bits < 64 {
+            shift_above_first(&mut value, self.last_bits);
+        }
+        while value.last() == Some(&0) {
+            value.pop();
+        }
+        value
+    }
+
+    /// The memory of the groups, to pack another token into.
+    pub fn into_buffer(self) -> Vec<u64> {
+        self.groups
     }
 }
 
@@ -113,32 +188,30 @@ impl LongToken {
         Ok((end < piece.len()).then_some(end))
     }
 
-    /// The token's value, once it has ended.
+    /// The token, once it has ended.
     pub fn finish(mut self) -> LongHeap {
         let group_bits = 64 / digits_per_limb(self.format) as u32;
-        let last_bits = group_bits * self.partial_len as u32;
-        if self.partial_len > 0 {
-            let partial = &self.partial[..self.partial_len];
-            self.groups.push(match self.format {
-                Format::Hex => limbs::parse_hex(partial),
-                _ => limbs::parse_binary(partial),
-            });
-        }
-        let mut value = self.groups;
-        value.reverse();
-        if last_bits > 0 {
-            shift_above_first(&mut value, last_bits);
-        }
-        while value.last() == Some(&0) {
-            value.pop();
-        }
-        LongHeap {
-            heap: Heap {
-                offset: self.offset,
-                value: super::HeapValue::Limbs(value),
-            },
+        let last_bits = match self.partial_len {
+            0 => 64,
+            digits => {
+                let partial = &self.partial[..digits];
+                self.groups.push(match self.format {
+                    Format::Hex => limbs::parse_hex(partial),
+                    _ => limbs::parse_binary(partial),
+                });
+                group_bits * digits as u32
+            }
+        };
+        let mut heap = LongHeap {
+            offset: self.offset,
             digits: self.digits_start..self.next,
-        }
+            groups: self.groups,
+            last_bits,
+            bits: 0,
+        };
+        let top = (0..heap.limbs() as u64).rev().find(|&j| heap.limb(j) != 0);
+        heap.bits = top.map_or(0, |j| 64 * j + 64 - u64::from(heap.limb(j).leading_zeros()));
+        heap
     }
 
     /// Where bit `position` of the checked digits at `digits` is: the
@@ -233,7 +306,6 @@ fn shift_above_first(q: &mut [u64], low_bits: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::HeapValue;
     use num_bigint::BigUint;
 
     /// Reads `text` (one token, then optionally whitespace and more) in
@@ -253,16 +325,25 @@ mod tests {
         Ok(token.finish())
     }
 
-    fn value_of(heap: &LongHeap) -> BigUint {
-        let HeapValue::Limbs(limbs) = &heap.heap.value else {
-            unreachable!("long tokens are read into limbs")
-        };
-        BigUint::from_slice(
+    /// The value of a long heap, found three ways that must agree: the
+    /// limbs turned in place, limb by limb, and XORed into zeros.
+    fn value_of(heap: LongHeap) -> BigUint {
+        let one_by_one: Vec<u64> = (0..heap.limbs() as u64).map(|j| heap.limb(j)).collect();
+        let mut xored = vec![0; heap.limbs()];
+        heap.xor_into(&mut xored);
+        assert_eq!(one_by_one, xored);
+        let bits = heap.bit_length();
+        let limbs = heap.into_limbs();
+        assert_eq!(limbs[..], one_by_one[..limbs.len()]);
+        assert!(one_by_one[limbs.len()..].iter().all(|&l| l == 0));
+        let value = BigUint::from_slice(
             &limbs
                 .iter()
                 .flat_map(|&l| [l as u32, (l >> 32) as u32])
                 .collect::<Vec<_>>(),
-        )
+        );
+        assert_eq!(value.bits(), bits);
+        value
     }
 
     fn random_digits(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
@@ -290,9 +371,9 @@ mod tests {
                     let mut text = digits.clone();
                     text.extend_from_slice(b"\n1");
                     let heap = read(format, &text, first.min(len), step).unwrap();
-                    assert_eq!(value_of(&heap), expected, "{format:?} {len} {first} {step}");
                     assert_eq!(heap.digits, 100..100 + len as u64);
-                    assert_eq!(heap.heap.offset, 100);
+                    assert_eq!(heap.offset, 100);
+                    assert_eq!(value_of(heap), expected, "{format:?} {len} {first} {step}");
                 }
             }
         }
@@ -301,14 +382,14 @@ mod tests {
     #[test]
     fn leading_zeros_and_prefixes_do_not_count() {
         let heap = read(Format::Bits, b"000000000101", 4, 3).unwrap();
-        assert_eq!(value_of(&heap), BigUint::from(5u8));
+        assert_eq!(value_of(heap), BigUint::from(5u8));
         let heap = read(Format::Hex, b"0x00ff ", 3, 2).unwrap();
-        assert_eq!(value_of(&heap), BigUint::from(255u8));
+        assert_eq!(value_of(heap), BigUint::from(255u8));
         let heap = read(Format::Hex, b"0x00ff ", 6, 2).unwrap();
-        assert_eq!(value_of(&heap), BigUint::from(255u8));
         assert_eq!(heap.digits, 102..106);
+        assert_eq!(value_of(heap), BigUint::from(255u8));
         let zero = read(Format::Hex, b"0X0000", 4, 1).unwrap();
-        assert_eq!(zero.heap.value.bit_length(), 0);
+        assert_eq!(value_of(zero), BigUint::from(0u8));
     }
 
     #[test]

@@ -181,6 +181,25 @@ impl LongToken {
     /// `piece[i]` (whitespace), `None` when it may go on, or the first byte
     /// that is neither a digit nor whitespace.
     pub fn feed(&mut self, piece: &[u8]) -> Result<Option<usize>, ParseError> {
+        if self.format != Format::Bits {
+            return self.check_and_pack(piece);
+        }
+        // Binary digits are checked and packed in one go, 64 at a time,
+        // once the partial group is complete; the bytes around are checked
+        // first and packed after.
+        let head = ((64 - self.partial_len) % 64).min(piece.len());
+        if let Some(end) = self.check_and_pack(&piece[..head])? {
+            return Ok(Some(end));
+        }
+        let packed = limbs::pack_binary_groups(&piece[head..], &mut self.groups);
+        self.next += packed as u64;
+        let rest = head + packed;
+        let end = self.check_and_pack(&piece[rest..])?;
+        Ok(end.map(|end| rest + end))
+    }
+
+    /// [`LongToken::feed`] in two steps: the token's end, then its digits.
+    fn check_and_pack(&mut self, piece: &[u8]) -> Result<Option<usize>, ParseError> {
         let (digits, expected) = self.digit_class();
         let end = scan_digits(piece, 0, self.next, digits, expected, PageReleaser::NONE)?;
         self.pack(&piece[..end]);
@@ -367,7 +386,15 @@ mod tests {
             for len in [3, 4, 15, 16, 17, 63, 64, 65, 127, 128, 129, 300, 1000] {
                 let digits = random_digits(len as u64, len, alphabet);
                 let expected = BigUint::parse_bytes(&digits, radix).unwrap();
-                for (first, step) in [(3, 1), (3, 7), (4, 64), (len, 5), (len.min(70), 33)] {
+                let steps = [
+                    (3, 1),
+                    (3, 7),
+                    (4, 64),
+                    (len, 5),
+                    (len.min(70), 33),
+                    (5, 200),
+                ];
+                for (first, step) in steps {
                     let mut text = digits.clone();
                     text.extend_from_slice(b"\n1");
                     let heap = read(format, &text, first.min(len), step).unwrap();
@@ -399,6 +426,19 @@ mod tests {
         assert_eq!(read(Format::Hex, b"0xg1", 4, 2).unwrap_err(), 102);
         assert_eq!(read(Format::Hex, b"00x1", 4, 2).unwrap_err(), 102);
         assert_eq!(read(Format::Hex, b"abcd0x", 4, 2).unwrap_err(), 105);
+        // Past the first group, in pieces checked and packed in one go.
+        for bad in [70, 130, 191, 192, 300] {
+            let mut long = vec![b'1'; 400];
+            long[bad] = b'2';
+            assert_eq!(
+                read(Format::Bits, &long, 5, 256).unwrap_err(),
+                100 + bad as u64
+            );
+            long[bad] = b'\n';
+            let heap = read(Format::Bits, &long, 5, 256).unwrap();
+            assert_eq!(heap.digits, 100..100 + bad as u64);
+            assert_eq!(value_of(heap), (BigUint::from(1u8) << bad) - 1u8);
+        }
     }
 
     #[test]

@@ -215,6 +215,38 @@ pub fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
     xor_binary_portable(digits, first, window);
 }
 
+/// Appends to `groups` the value of each whole group of 64 bytes at the
+/// start of `bytes` that are all binary digits, in order (the first digit
+/// most significant), checking and converting each group in one go; stops
+/// at the first group that holds another byte, or at the last partial one.
+/// Returns how many bytes it packed.
+pub fn pack_binary_groups(bytes: &[u8], groups: &mut Vec<u64>) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { avx2::pack_binary_groups(bytes, groups) };
+    }
+    pack_binary_groups_portable(bytes, groups)
+}
+
+/// [`pack_binary_groups`] with SWAR: eight bytes checked per word.
+fn pack_binary_groups_portable(bytes: &[u8], groups: &mut Vec<u64>) -> usize {
+    let mut packed = 0;
+    for chunk in bytes.chunks_exact(64) {
+        let chunk: &[u8; 64] = chunk.try_into().expect("chunks of 64");
+        let all_digits = chunk.chunks_exact(8).all(|eight| {
+            let word = u64::from_le_bytes(eight.try_into().expect("chunks of eight"));
+            (word ^ 0x3030_3030_3030_3030) & !0x0101_0101_0101_0101 == 0
+        });
+        if !all_digits {
+            break;
+        }
+        groups.push(binary_word(chunk));
+        packed += 64;
+    }
+    packed
+}
+
 /// XORs limbs `first ..` of a hex digit string into `window`.
 pub fn xor_hex(digits: &[u8], first: u64, window: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
@@ -292,6 +324,40 @@ mod avx2 {
         let pairs = _mm_maddubs_epi16(nibbles, _mm_set1_epi16(0x0110));
         let gather = _mm_setr_epi8(14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1);
         _mm_cvtsi128_si64(_mm_shuffle_epi8(pairs, gather)) as u64
+    }
+
+    /// [`super::pack_binary_groups`] with AVX2: the digits of each half of
+    /// a group are checked in the register they are converted from.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn pack_binary_groups(bytes: &[u8], groups: &mut Vec<u64>) -> usize {
+        let one = _mm256_set1_epi8(1);
+        let ascii_one = _mm256_set1_epi8(b'1' as i8);
+        let mut packed = 0;
+        for chunk in bytes.chunks_exact(64) {
+            // SAFETY: each load reads 32 of the chunk's 64 bytes; unaligned
+            // loads have no alignment requirement.
+            let (high, low) = unsafe {
+                (
+                    _mm256_loadu_si256(chunk.as_ptr().cast()),
+                    _mm256_loadu_si256(chunk.as_ptr().add(32).cast()),
+                )
+            };
+            let digits = _mm256_and_si256(
+                _mm256_cmpeq_epi8(_mm256_or_si256(high, one), ascii_one),
+                _mm256_cmpeq_epi8(_mm256_or_si256(low, one), ascii_one),
+            );
+            if _mm256_movemask_epi8(digits) != -1 {
+                break;
+            }
+            let chunk: &[u8; 64] = chunk.try_into().expect("chunks of 64");
+            // SAFETY: this function's caller guarantees AVX2.
+            groups.push(unsafe { binary_word(chunk) });
+            packed += 64;
+        }
+        packed
     }
 
     /// [`super::xor_binary`] with AVX2.
@@ -471,6 +537,44 @@ mod tests {
                 *slot ^= hex_limb(digits, first.saturating_add(k));
             }
         });
+    }
+
+    #[test]
+    fn binary_groups_are_packed_up_to_the_first_bad_byte() {
+        let mut random = Random(0x5eed);
+        for len in [0, 1, 63, 64, 65, 127, 128, 300, 640] {
+            for bad in [
+                None,
+                Some(0),
+                Some(1),
+                Some(63),
+                Some(64),
+                Some(200),
+                Some(639),
+            ] {
+                let mut bytes = random.digits(len, BINARY);
+                if let Some(at) = bad.filter(|&at| at < len) {
+                    bytes[at] = [b' ', b'2', b'/', 0xb1][at % 4];
+                }
+                let whole = bad.filter(|&at| at < len).unwrap_or(len) / 64;
+                let expected: Vec<u64> = bytes[..64 * whole]
+                    .chunks_exact(64)
+                    .map(|group| reference_limbs(group, 1, 0, 1)[0])
+                    .collect();
+                let mut kernels: Vec<(&str, Vec<u64>, usize)> = Vec::new();
+                let mut groups = vec![7];
+                let packed = pack_binary_groups_portable(&bytes, &mut groups);
+                kernels.push(("portable", groups, packed));
+                let mut groups = vec![7];
+                let packed = pack_binary_groups(&bytes, &mut groups);
+                kernels.push(("dispatched", groups, packed));
+                for (name, groups, packed) in kernels {
+                    assert_eq!(packed, 64 * whole, "{name} {len} {bad:?}");
+                    assert_eq!(groups[0], 7, "{name}: appended, not overwritten");
+                    assert_eq!(groups[1..], expected[..], "{name} {len} {bad:?}");
+                }
+            }
+        }
     }
 
     #[cfg(target_arch = "x86_64")]

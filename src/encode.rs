@@ -111,7 +111,7 @@ pub fn check_fits<V: Magnitude + ?Sized>(format: Format, value: &V) -> Result<()
     let bit_length = value.bit_length();
     let fits = match format {
         Format::Unary => bit_length <= 64 && value.limb(0) <= UNARY_MAX,
-        other => max_bit_length(other).map_or(true, |limit| bit_length <= limit),
+        other => max_bit_length(other).is_none_or(|limit| bit_length <= limit),
     };
     if fits {
         Ok(())

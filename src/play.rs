@@ -105,7 +105,7 @@ impl Game {
 
     /// Whose turn it is.
     pub fn to_move(&self) -> Player {
-        if self.moves % 2 == 0 {
+        if self.moves.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second

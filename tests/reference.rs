@@ -68,10 +68,10 @@ fn reference_move(heaps: &[BigUint], rule: Rule, g: &BigUint) -> (u64, Option<(u
         (Rule::Normal, _) | (Rule::Misere, 2..) => xor_move(),
         (Rule::Misere, 1) => {
             // The OTHER heaps equal to 1: the big heap is not one of them.
-            let target = if ones % 2 == 0 { 1u32 } else { 0 };
+            let target = if ones.is_multiple_of(2) { 1u32 } else { 0 };
             (1, Some((bigs[0], BigUint::from(target))))
         }
-        (Rule::Misere, _) if ones > 0 && ones % 2 == 0 => {
+        (Rule::Misere, _) if ones > 0 && ones.is_multiple_of(2) => {
             let first_one = heaps.iter().position(|x| x.is_one()).unwrap();
             (ones, Some((first_one, BigUint::zero())))
         }
@@ -85,7 +85,7 @@ fn reference(heaps: &[BigUint], rule: Rule, inline_bits: u64, encoded: &Encoded)
     let ones = heaps.iter().filter(|x| x.is_one()).count() as u64;
     let big = heaps.iter().filter(|x| x.bits() >= 2).count() as u64;
     let first_wins = match rule {
-        Rule::Misere if big == 0 => ones % 2 == 0,
+        Rule::Misere if big == 0 => ones.is_multiple_of(2),
         _ => !g.is_zero(),
     };
     let (winning_moves, chosen) = reference_move(heaps, rule, &g);

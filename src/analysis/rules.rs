@@ -81,7 +81,7 @@ pub enum MovePlan {
 pub fn winner(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> Player {
     let first_wins = match rule {
         Rule::Normal => nim_sum_nonzero,
-        Rule::Misere if counts.big == 0 => counts.ones % 2 == 0,
+        Rule::Misere if counts.big == 0 => counts.ones.is_multiple_of(2),
         // One heap ≥ 2 among 0s and 1s: its bits above bit 0 make the
         // nim-sum non-zero, so the winner is known without it (`--decide`
         // skips computing it).
@@ -102,9 +102,9 @@ pub fn move_plan(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> MovePlan 
         (Rule::Normal, _) | (Rule::Misere, 2..) => MovePlan::None,
         // The other heaps are all 0 or 1; zero heaps must not count.
         (Rule::Misere, 1) => MovePlan::SingleBig {
-            target: u64::from(counts.ones % 2 == 0),
+            target: u64::from(counts.ones.is_multiple_of(2)),
         },
-        (Rule::Misere, 0) if counts.ones > 0 && counts.ones % 2 == 0 => MovePlan::TakeOne,
+        (Rule::Misere, 0) if counts.ones > 0 && counts.ones.is_multiple_of(2) => MovePlan::TakeOne,
         (Rule::Misere, 0) => MovePlan::None,
     }
 }

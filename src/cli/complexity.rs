@@ -110,7 +110,7 @@ fn human_bytes(bytes: u64) -> String {
     let units = [(30, "GiB"), (20, "MiB"), (10, "KiB")];
     units
         .iter()
-        .find(|(shift, _)| bytes != 0 && bytes % (1 << shift) == 0)
+        .find(|(shift, _)| bytes != 0 && bytes.is_multiple_of(1 << shift))
         .map_or(format!("{bytes}"), |(shift, unit)| {
             format!("{}{unit}", bytes >> shift)
         })

@@ -418,10 +418,8 @@ pub fn element(bytes: &[u8]) -> u64 {
 /// lie, and the zero and one counts are skipped for whole steps.
 ///
 /// The AVX-512 intrinsics and target features are stable since Rust 1.89,
-/// past the `rust-version` Cargo.toml declares (1.80): this module needs
-/// 1.89 until that is raised or the module gated on the compiler version.
+/// hence the crate's `rust-version`.
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::incompatible_msrv)]
 mod avx512 {
     use super::{BlockTally, Carries};
     use std::arch::x86_64::*;

@@ -382,14 +382,56 @@ mod avx2 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn xor_hex(digits: &[u8], first: u64, window: &mut [u64]) {
+        // Whole pairs of limbs from the end, 32 digits per register; the
+        // limbs left (at most one whole one, and the short top) one by one.
+        let skipped = first.saturating_mul(16);
+        let end = digits.len() - skipped.min(digits.len() as u64) as usize;
+        let pairs = (end / 32).min(window.len() / 2);
+        let body = &digits[end - 32 * pairs..end];
+        for (slots, chunk) in window.chunks_exact_mut(2).zip(body.rchunks_exact(32)) {
+            let chunk: &[u8; 32] = chunk.try_into().expect("chunks of 32");
+            // SAFETY: this function's caller guarantees AVX2.
+            let (high, low) = unsafe { hex_pair(chunk) };
+            slots[0] ^= low;
+            slots[1] ^= high;
+        }
         xor_digit_limbs::<16>(
             digits,
-            first,
-            window,
+            first.saturating_add(2 * pairs as u64),
+            &mut window[2 * pairs..],
             // SAFETY: this function's caller guarantees AVX2.
             |chunk| unsafe { hex_word(chunk) },
             parse_hex,
         );
+    }
+
+    /// 32 ASCII hex digits, most significant first, as two numbers: the
+    /// first 16 digits and the last 16. [`hex_word`] on both halves of a
+    /// 256-bit register at once.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn hex_pair(chunk: &[u8; 32]) -> (u64, u64) {
+        // SAFETY: the load reads the chunk's 32 bytes; unaligned loads
+        // have no alignment requirement.
+        let ascii = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let letters = _mm256_cmpgt_epi8(ascii, _mm256_set1_epi8(b'9' as i8));
+        let nibbles = _mm256_add_epi8(
+            _mm256_and_si256(ascii, _mm256_set1_epi8(0x0f)),
+            _mm256_and_si256(letters, _mm256_set1_epi8(9)),
+        );
+        let pairs = _mm256_maddubs_epi16(nibbles, _mm256_set1_epi16(0x0110));
+        let gather = _mm256_setr_epi8(
+            14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1, //
+            14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1,
+        );
+        let words = _mm256_shuffle_epi8(pairs, gather);
+        (
+            _mm256_extract_epi64::<0>(words) as u64,
+            _mm256_extract_epi64::<2>(words) as u64,
+        )
     }
 }
 

@@ -42,7 +42,7 @@ use crate::input::{
     LongToken,
 };
 use crate::nimsum::columns::{self, element, ColumnCounter};
-use crate::nimsum::limbs;
+use crate::nimsum::{limbs, xor_keeping_longer};
 use std::cell::Cell;
 use std::fs::File;
 use std::io::ErrorKind;
@@ -193,14 +193,7 @@ impl LongTokens {
             long.xor_into(&mut sum);
             return long.into_buffer();
         }
-        let mut limbs = long.into_limbs();
-        if limbs.len() > sum.len() {
-            std::mem::swap(&mut *sum, &mut limbs);
-        }
-        for (s, l) in sum.iter_mut().zip(&limbs) {
-            *s ^= l;
-        }
-        limbs
+        xor_keeping_longer(&mut sum, long.into_limbs())
     }
 
     /// Keeps a range's buffer once it is done, the largest one.
@@ -749,6 +742,21 @@ mod tests {
         }
     }
 
+    /// Options that vary with the round: 1–4 threads, both rules, and
+    /// `--decide` now and then.
+    fn round_options(round: usize) -> Options {
+        Options {
+            threads: 1 + round % 4,
+            rule: if round.is_multiple_of(2) {
+                Rule::Normal
+            } else {
+                Rule::Misere
+            },
+            decide: round.is_multiple_of(7),
+            ..Options::default()
+        }
+    }
+
     #[test]
     fn ranges_on_many_threads_agree_with_the_multi_pass_analysis() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -756,16 +764,7 @@ mod tests {
             let mut answered = 0;
             for round in 0..60 {
                 let data = instance(&mut rng, format);
-                let options = Options {
-                    threads: 1 + round % 4,
-                    rule: if round % 2 == 0 {
-                        Rule::Normal
-                    } else {
-                        Rule::Misere
-                    },
-                    decide: round % 7 == 0,
-                    ..Options::default()
-                };
+                let options = round_options(round);
                 answered += compare(&data, format, &options).map_or(0, |()| 1);
             }
             assert!(answered > 40, "{format:?}: only {answered} answered");
@@ -838,7 +837,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(13);
         for format in [Format::Bits, Format::Hex] {
             let mut answered = 0;
-            for round in 0..60 {
+            for round in 0..60usize {
                 let mut data = Vec::new();
                 for _ in 0..rng.random_range(1..8) {
                     let len = match rng.random_range(0..3) {
@@ -850,17 +849,10 @@ mod tests {
                     data.extend_from_slice(&b" \n\r\t"[..rng.random_range(1..4)]);
                 }
                 let options = Options {
-                    threads: 1 + round % 4,
-                    rule: if round % 2 == 0 {
-                        Rule::Normal
-                    } else {
-                        Rule::Misere
-                    },
-                    decide: round % 7 == 0,
                     // Short enough that most moves on long heaps are
                     // reported from their top limbs.
-                    inline_bits: if round % 3 == 0 { 64 } else { 4096 },
-                    ..Options::default()
+                    inline_bits: if round.is_multiple_of(3) { 64 } else { 4096 },
+                    ..round_options(round)
                 };
                 answered += compare(&data, format, &options).map_or(0, |()| 1);
             }

@@ -26,6 +26,7 @@ use crate::input::{
     Scanner,
 };
 use crate::nimsum::columns::ColumnCounter;
+use crate::nimsum::xor_keeping_longer;
 use crate::report::Move;
 use std::io::Read;
 
@@ -426,13 +427,8 @@ impl StreamState {
 
     /// XORs a value given as little-endian limbs into the nim-sum (the
     /// longer of the two vectors is kept, so nothing is allocated).
-    pub(super) fn xor_limbs(&mut self, mut limbs: Vec<u64>) {
-        if self.nim_sum.len() < limbs.len() {
-            std::mem::swap(&mut self.nim_sum, &mut limbs);
-        }
-        for (sum, limb) in self.nim_sum.iter_mut().zip(&limbs) {
-            *sum ^= limb;
-        }
+    pub(super) fn xor_limbs(&mut self, limbs: Vec<u64>) {
+        xor_keeping_longer(&mut self.nim_sum, limbs);
     }
 
     /// XORs `value` into the nim-sum.

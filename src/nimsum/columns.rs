@@ -273,12 +273,7 @@ pub fn has_avx512() -> bool {
 
 /// [`tally`] compiled for the baseline target only.
 pub fn tally_portable(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
-    match width {
-        1 => tally_width::<1>(data, counter),
-        2 => tally_width::<2>(data, counter),
-        4 => tally_width::<4>(data, counter),
-        _ => tally_width::<8>(data, counter),
-    }
+    tally_any_width(data, width, counter)
 }
 
 /// [`tally`] compiled with AVX2.
@@ -288,6 +283,12 @@ pub fn tally_portable(data: &[u8], width: usize, counter: &mut ColumnCounter) ->
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub unsafe fn tally_avx2(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+    tally_any_width(data, width, counter)
+}
+
+/// [`tally_width`] for the element width, inlined into each build.
+#[inline(always)]
+fn tally_any_width(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
     match width {
         1 => tally_width::<1>(data, counter),
         2 => tally_width::<2>(data, counter),

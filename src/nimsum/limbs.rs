@@ -543,42 +543,32 @@ mod tests {
         }
     }
 
-    #[test]
-    fn portable_binary_kernel_matches_the_reference() {
-        check_kernel("portable", BINARY, 1, xor_binary_portable);
-    }
-
-    #[test]
-    fn dispatched_binary_kernel_matches_the_reference() {
-        check_kernel("dispatched", BINARY, 1, xor_binary);
-    }
-
-    #[test]
-    fn binary_limbs_match_the_reference() {
-        check_kernel("limb", BINARY, 1, |digits, first, window| {
+    /// Checks the portable and dispatched window kernels and the one-limb
+    /// reader of one digit alphabet against the reference.
+    fn check_kernels(
+        alphabet: &[u8],
+        bits_per_digit: u32,
+        portable: fn(&[u8], u64, &mut [u64]),
+        dispatched: fn(&[u8], u64, &mut [u64]),
+        limb: fn(&[u8], u64) -> u64,
+    ) {
+        check_kernel("portable", alphabet, bits_per_digit, portable);
+        check_kernel("dispatched", alphabet, bits_per_digit, dispatched);
+        check_kernel("limb", alphabet, bits_per_digit, |digits, first, window| {
             for (slot, k) in window.iter_mut().zip(0..) {
-                *slot ^= binary_limb(digits, first.saturating_add(k));
+                *slot ^= limb(digits, first.saturating_add(k));
             }
         });
     }
 
     #[test]
-    fn portable_hex_kernel_matches_the_reference() {
-        check_kernel("portable", HEX, 4, xor_hex_portable);
+    fn binary_kernels_match_the_reference() {
+        check_kernels(BINARY, 1, xor_binary_portable, xor_binary, binary_limb);
     }
 
     #[test]
-    fn dispatched_hex_kernel_matches_the_reference() {
-        check_kernel("dispatched", HEX, 4, xor_hex);
-    }
-
-    #[test]
-    fn hex_limbs_match_the_reference() {
-        check_kernel("limb", HEX, 4, |digits, first, window| {
-            for (slot, k) in window.iter_mut().zip(0..) {
-                *slot ^= hex_limb(digits, first.saturating_add(k));
-            }
-        });
+    fn hex_kernels_match_the_reference() {
+        check_kernels(HEX, 4, xor_hex_portable, xor_hex, hex_limb);
     }
 
     #[test]

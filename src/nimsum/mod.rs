@@ -123,6 +123,19 @@ impl GrowingAccumulator {
     }
 }
 
+/// XORs `other` into `sum`, keeping the longer of the two vectors as the
+/// sum, so that nothing is allocated; returns the other one, whose memory
+/// can be reused.
+pub fn xor_keeping_longer(sum: &mut Vec<u64>, mut other: Vec<u64>) -> Vec<u64> {
+    if other.len() > sum.len() {
+        std::mem::swap(sum, &mut other);
+    }
+    for (s, o) in sum.iter_mut().zip(&other) {
+        *s ^= o;
+    }
+    other
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! `hex`: whitespace-separated tokens of hex digits (either case), with an
 //! optional `0x`/`0X` prefix, most significant digit first.
 
+use super::pack::{hex_token, TokenScratch};
 use super::pages::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros, Digits};
 use super::{Heap, HeapScanner, HeapValue};
@@ -59,12 +60,57 @@ impl<'a> HexScanner<'a> {
 impl<'a> HeapScanner<'a> for HexScanner<'a> {
     #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
+        let Some(start) = self.next_token() else {
+            return Ok(None);
+        };
+        let digits = self.skip_prefix(start)?;
+        self.borrowed_heap(start, digits)
+    }
+
+    /// Packs a token of up to 4,096 digits into `scratch` as it checks it.
+    #[inline]
+    fn next_heap_in<'s>(
+        &'s mut self,
+        scratch: &'s mut TokenScratch,
+    ) -> Result<Option<Heap<'s>>, ParseError>
+    where
+        'a: 's,
+    {
+        let Some(start) = self.next_token() else {
+            return Ok(None);
+        };
+        let digits = self.skip_prefix(start)?;
+        let offset = self.base + start as u64;
+        match hex_token(self.data, digits, self.base, EXPECTED, scratch)? {
+            Some((end, packed)) => {
+                self.pos = end;
+                let value = HeapValue::Packed(packed);
+                Ok(Some(Heap { offset, value }))
+            }
+            None => self.borrowed_heap(start, digits),
+        }
+    }
+}
+
+impl<'a> HexScanner<'a> {
+    /// The first byte of the next token, or `None` at the end of the slice.
+    #[inline]
+    fn next_token(&mut self) -> Option<usize> {
         let start = skip_space(self.data, self.pos);
         if start == self.data.len() {
             self.pos = start;
-            return Ok(None);
+            return None;
         }
-        let digits = self.skip_prefix(start)?;
+        Some(start)
+    }
+
+    /// The token whose first digit is at `digits`, as its digits.
+    #[inline]
+    fn borrowed_heap(
+        &mut self,
+        start: usize,
+        digits: usize,
+    ) -> Result<Option<Heap<'a>>, ParseError> {
         let end = scan_digits(
             self.data,
             digits,
@@ -117,5 +163,56 @@ mod tests {
     fn a_prefix_inside_a_token_is_a_bad_byte() {
         assert_eq!(scan(b"00x1").unwrap_err().offset, 2);
         assert_eq!(scan(b"0x0x1").unwrap_err().offset, 3);
+    }
+
+    /// Each heap's offset and limbs, or the error, as `next` yields them.
+    fn heaps_by(
+        data: &[u8],
+        mut next: impl FnMut(&mut HexScanner<'_>) -> Result<Option<(u64, Vec<u64>)>, ParseError>,
+    ) -> Result<Vec<(u64, Vec<u64>)>, ParseError> {
+        let mut scanner = HexScanner::new(data, 1000);
+        std::iter::from_fn(|| next(&mut scanner).transpose()).collect()
+    }
+
+    #[test]
+    fn packed_tokens_are_the_heaps_the_digits_give() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = move |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let mut scratch = TokenScratch::default();
+        let mut packed_heaps = 0;
+        for round in 0..400 {
+            let mut data = Vec::new();
+            for _ in 0..random(12) {
+                data.extend_from_slice([&b" "[..], b"\n", b"\t\r\n"][random(3) as usize]);
+                if random(4) == 0 {
+                    data.extend_from_slice(b"0x");
+                }
+                let len = [random(40), random(5000)][random(2) as usize];
+                data.extend((0..len).map(|_| b"0123456789abcdefABCDEF"[random(22) as usize]));
+            }
+            if round % 3 == 0 && !data.is_empty() {
+                let at = random(data.len() as u64) as usize;
+                data[at] = [b'g', b'x', 0xff, b'-'][random(4) as usize];
+            }
+            let by_digits = heaps_by(&data, |s| {
+                let heap = s.next_heap()?;
+                Ok(heap.map(|h| (h.offset, h.value.to_limbs())))
+            });
+            let packed = heaps_by(&data, |s| {
+                let heap = s.next_heap_in(&mut scratch)?;
+                packed_heaps += heap
+                    .as_ref()
+                    .is_some_and(|h| matches!(h.value, HeapValue::Packed(_)))
+                    as usize;
+                Ok(heap.map(|h| (h.offset, h.value.to_limbs())))
+            });
+            assert_eq!(packed, by_digits, "{}", String::from_utf8_lossy(&data));
+        }
+        assert!(packed_heaps > 1000, "{packed_heaps} tokens packed");
     }
 }

@@ -17,6 +17,7 @@ mod format;
 mod hex;
 mod long;
 mod nimb;
+mod pack;
 pub mod pages;
 mod raw;
 pub mod source;
@@ -26,6 +27,7 @@ pub mod watch;
 
 pub use format::{Format, NIMB_HEADER};
 pub use long::{digits_per_limb, LongHeap, LongToken};
+pub use pack::{PackedDigits, TokenScratch};
 pub use pages::PageReleaser;
 pub use raw::trailing_bytes_error;
 
@@ -55,6 +57,9 @@ pub enum HeapValue<'a> {
     LeBytes(&'a [u8]),
     /// Little-endian 64-bit limbs without high zero limbs (long decimals).
     Limbs(Vec<u64>),
+    /// A short token as its scanner packed it, in the scanner's scratch
+    /// space.
+    Packed(PackedDigits<'a>),
 }
 
 impl HeapValue<'_> {
@@ -75,6 +80,7 @@ impl HeapValue<'_> {
                 None => 0,
                 Some(&top) => 64 * (limbs.len() as u64 - 1) + u64::from(64 - top.leading_zeros()),
             },
+            HeapValue::Packed(packed) => packed.bits,
         }
     }
 
@@ -98,6 +104,7 @@ impl HeapValue<'_> {
                 .ok()
                 .and_then(|i| limbs.get(i).copied())
                 .unwrap_or(0),
+            HeapValue::Packed(packed) => packed.limb(index),
         }
     }
 
@@ -134,6 +141,11 @@ impl HeapValue<'_> {
                     *slot ^= limb;
                 }
             }
+            HeapValue::Packed(packed) => {
+                for (slot, j) in window[..span].iter_mut().zip(first_limb..) {
+                    *slot ^= packed.limb(j);
+                }
+            }
             HeapValue::Word(_) => unreachable!("handled above"),
         }
     }
@@ -154,7 +166,7 @@ impl<'a> HeapValue<'a> {
             HeapValue::Binary(_) => Some(64),
             HeapValue::Hex(_) => Some(16),
             HeapValue::LeBytes(_) => Some(8),
-            HeapValue::Word(_) | HeapValue::Limbs(_) => None,
+            HeapValue::Word(_) | HeapValue::Limbs(_) | HeapValue::Packed(_) => None,
         }
     }
 
@@ -165,7 +177,7 @@ impl<'a> HeapValue<'a> {
             HeapValue::Binary(digits) => (digits, 64, true),
             HeapValue::Hex(digits) => (digits, 16, true),
             HeapValue::LeBytes(bytes) => (bytes, 8, false),
-            HeapValue::Word(_) | HeapValue::Limbs(_) => return &[],
+            HeapValue::Word(_) | HeapValue::Limbs(_) | HeapValue::Packed(_) => return &[],
         };
         let len = bytes.len() as u64;
         let lo = limbs.start.saturating_mul(per_limb).min(len) as usize;
@@ -187,6 +199,21 @@ fn nibble_bits(digit: u8) -> u64 {
 pub trait HeapScanner<'a> {
     /// The next heap, `None` at the end of the slice, or the first bad byte.
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError>;
+
+    /// [`HeapScanner::next_heap`] for a caller that takes each heap before
+    /// asking for the next: a format may then convert the heap into
+    /// `scratch` in the same pass that checks it, rather than hand out its
+    /// digits.
+    #[inline(always)]
+    fn next_heap_in<'s>(
+        &'s mut self,
+        _scratch: &'s mut TokenScratch,
+    ) -> Result<Option<Heap<'s>>, ParseError>
+    where
+        'a: 's,
+    {
+        self.next_heap()
+    }
 }
 
 /// The scanner for any format, dispatching once per heap.
@@ -273,6 +300,20 @@ impl<'a> HeapScanner<'a> for Scanner<'a> {
             Scanner::Unary(s) => s.next_heap(),
             Scanner::Raw(s) => s.next_heap(),
             Scanner::Nimb(s) => s.next_heap(),
+        }
+    }
+
+    #[inline(always)]
+    fn next_heap_in<'s>(
+        &'s mut self,
+        scratch: &'s mut TokenScratch,
+    ) -> Result<Option<Heap<'s>>, ParseError>
+    where
+        'a: 's,
+    {
+        match self {
+            Scanner::Hex(s) => s.next_heap_in(scratch),
+            other => other.next_heap(),
         }
     }
 }

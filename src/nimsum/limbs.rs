@@ -96,7 +96,7 @@ fn hex8(chunk: [u8; 8]) -> u32 {
 
 /// Exactly 16 ASCII hex digits, most significant first, as a number.
 #[inline]
-fn hex_word(chunk: &[u8; 16]) -> u64 {
+pub(crate) fn hex_word(chunk: &[u8; 16]) -> u64 {
     let (high, low) = chunk.split_at(8);
     let high = hex8(high.try_into().expect("eight digits"));
     let low = hex8(low.try_into().expect("eight digits"));

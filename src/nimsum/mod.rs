@@ -8,6 +8,9 @@
 
 pub mod columns;
 pub mod limbs;
+mod shifted;
+
+pub use shifted::ByShift;
 
 use crate::input::{HeapValue, PageReleaser};
 

@@ -77,21 +77,28 @@ impl<'a> ScanVisitor<'a> for PiecePass<'_, '_> {
 
     fn visit<S: HeapScanner<'a>>(mut self, mut scanner: S) -> Result<u64, Stop> {
         let (base, track_lines) = (self.base, self.track_lines);
-        loop {
-            let next = match self.scratch.as_deref_mut() {
-                Some(scratch) => scanner.next_heap_in(scratch),
-                None => scanner.next_heap(),
-            };
-            let Some(heap) = next.map_err(Stop::Parse)? else {
-                break;
-            };
+        let PiecePass {
+            state,
+            scratch,
+            cursor,
+            index,
+            ..
+        } = &mut self;
+        scanner.each_heap(scratch.as_deref_mut(), |heap| {
             let line = |cursor: &mut LineCursor<'_>| {
                 track_lines.then(|| cursor.line_at((heap.offset - base) as usize))
             };
-            self.state.take(self.index, &heap, &mut self.cursor, line)?;
-            self.index += 1;
-        }
+            state.take(*index, heap, cursor, line)?;
+            *index += 1;
+            Ok::<_, Stop>(())
+        })?;
         Ok(self.index)
+    }
+}
+
+impl From<ParseError> for Stop {
+    fn from(error: ParseError) -> Stop {
+        Stop::Parse(error)
     }
 }
 

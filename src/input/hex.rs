@@ -64,31 +64,41 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
             return Ok(None);
         };
         let digits = self.skip_prefix(start)?;
-        self.borrowed_heap(start, digits)
+        self.borrowed_heap(start, digits).map(Some)
     }
 
-    /// Packs a token of up to 4,096 digits into `scratch` as it checks it.
-    #[inline]
-    fn next_heap_in<'s>(
-        &'s mut self,
-        scratch: &'s mut TokenScratch,
-    ) -> Result<Option<Heap<'s>>, ParseError>
-    where
-        'a: 's,
-    {
-        let Some(start) = self.next_token() else {
-            return Ok(None);
-        };
-        let digits = self.skip_prefix(start)?;
-        let offset = self.base + start as u64;
-        match hex_token(self.data, digits, self.base, EXPECTED, scratch)? {
-            Some((end, packed)) => {
-                self.pos = end;
-                let value = HeapValue::Packed(packed);
-                Ok(Some(Heap { offset, value }))
+    /// Packs each token of up to 4,096 digits into `scratch` as it checks
+    /// it.
+    #[inline(always)]
+    fn each_heap<E: From<ParseError>>(
+        &mut self,
+        scratch: Option<&mut TokenScratch>,
+        mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let Some(scratch) = scratch else {
+            while let Some(heap) = self.next_heap()? {
+                take(&heap)?;
             }
-            None => self.borrowed_heap(start, digits),
+            return Ok(());
+        };
+        while let Some(start) = self.next_token() {
+            let digits = self.skip_prefix(start)?;
+            let offset = self.base + start as u64;
+            match hex_token(self.data, digits, self.base, EXPECTED, scratch)? {
+                Some((end, packed)) => {
+                    self.pos = end;
+                    take(&Heap {
+                        offset,
+                        value: HeapValue::Packed(packed),
+                    })?;
+                }
+                None => {
+                    let heap = self.borrowed_heap(start, digits)?;
+                    take(&heap)?;
+                }
+            }
         }
+        Ok(())
     }
 }
 
@@ -106,11 +116,7 @@ impl<'a> HexScanner<'a> {
 
     /// The token whose first digit is at `digits`, as its digits.
     #[inline]
-    fn borrowed_heap(
-        &mut self,
-        start: usize,
-        digits: usize,
-    ) -> Result<Option<Heap<'a>>, ParseError> {
+    fn borrowed_heap(&mut self, start: usize, digits: usize) -> Result<Heap<'a>, ParseError> {
         let end = scan_digits(
             self.data,
             digits,
@@ -120,10 +126,10 @@ impl<'a> HexScanner<'a> {
             self.pages,
         )?;
         self.pos = end;
-        Ok(Some(Heap {
+        Ok(Heap {
             offset: self.base + start as u64,
             value: HeapValue::Hex(strip_leading_zeros(&self.data[digits..end])),
-        }))
+        })
     }
 }
 
@@ -165,13 +171,19 @@ mod tests {
         assert_eq!(scan(b"0x0x1").unwrap_err().offset, 3);
     }
 
-    /// Each heap's offset and limbs, or the error, as `next` yields them.
-    fn heaps_by(
+    /// Each heap's offset and limbs, or the error, as `each_heap` yields
+    /// them with `scratch` or without; and how many were packed.
+    fn heaps(
         data: &[u8],
-        mut next: impl FnMut(&mut HexScanner<'_>) -> Result<Option<(u64, Vec<u64>)>, ParseError>,
-    ) -> Result<Vec<(u64, Vec<u64>)>, ParseError> {
-        let mut scanner = HexScanner::new(data, 1000);
-        std::iter::from_fn(|| next(&mut scanner).transpose()).collect()
+        scratch: Option<&mut TokenScratch>,
+    ) -> (Result<Vec<(u64, Vec<u64>)>, ParseError>, usize) {
+        let (mut found, mut packed) = (Vec::new(), 0);
+        let scanned = HexScanner::new(data, 1000).each_heap(scratch, |heap| {
+            packed += matches!(heap.value, HeapValue::Packed(_)) as usize;
+            found.push((heap.offset, heap.value.to_limbs()));
+            Ok::<_, ParseError>(())
+        });
+        (scanned.map(|()| found), packed)
     }
 
     #[test]
@@ -199,19 +211,11 @@ mod tests {
                 let at = random(data.len() as u64) as usize;
                 data[at] = [b'g', b'x', 0xff, b'-'][random(4) as usize];
             }
-            let by_digits = heaps_by(&data, |s| {
-                let heap = s.next_heap()?;
-                Ok(heap.map(|h| (h.offset, h.value.to_limbs())))
-            });
-            let packed = heaps_by(&data, |s| {
-                let heap = s.next_heap_in(&mut scratch)?;
-                packed_heaps += heap
-                    .as_ref()
-                    .is_some_and(|h| matches!(h.value, HeapValue::Packed(_)))
-                    as usize;
-                Ok(heap.map(|h| (h.offset, h.value.to_limbs())))
-            });
+            let (by_digits, none_packed) = heaps(&data, None);
+            let (packed, count) = heaps(&data, Some(&mut scratch));
             assert_eq!(packed, by_digits, "{}", String::from_utf8_lossy(&data));
+            assert_eq!(none_packed, 0);
+            packed_heaps += count;
         }
         assert!(packed_heaps > 1000, "{packed_heaps} tokens packed");
     }

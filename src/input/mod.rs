@@ -200,19 +200,23 @@ pub trait HeapScanner<'a> {
     /// The next heap, `None` at the end of the slice, or the first bad byte.
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError>;
 
-    /// [`HeapScanner::next_heap`] for a caller that takes each heap before
-    /// asking for the next: a format may then convert the heap into
-    /// `scratch` in the same pass that checks it, rather than hand out its
-    /// digits.
+    /// Calls `take` with each heap in turn, up to the end of the slice or
+    /// the first error. Given `scratch`, a format may convert a heap into
+    /// it in the same pass that checks it, rather than hand out its
+    /// digits. Each heap is built where `take` is inlined, so it stays in
+    /// registers (a heap returned through memory, written field by field
+    /// and read back in wider moves, stalls the loop).
     #[inline(always)]
-    fn next_heap_in<'s>(
-        &'s mut self,
-        _scratch: &'s mut TokenScratch,
-    ) -> Result<Option<Heap<'s>>, ParseError>
-    where
-        'a: 's,
-    {
-        self.next_heap()
+    fn each_heap<E: From<ParseError>>(
+        &mut self,
+        scratch: Option<&mut TokenScratch>,
+        mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let _ = scratch;
+        while let Some(heap) = self.next_heap()? {
+            take(&heap)?;
+        }
+        Ok(())
     }
 }
 
@@ -300,20 +304,6 @@ impl<'a> HeapScanner<'a> for Scanner<'a> {
             Scanner::Unary(s) => s.next_heap(),
             Scanner::Raw(s) => s.next_heap(),
             Scanner::Nimb(s) => s.next_heap(),
-        }
-    }
-
-    #[inline(always)]
-    fn next_heap_in<'s>(
-        &'s mut self,
-        scratch: &'s mut TokenScratch,
-    ) -> Result<Option<Heap<'s>>, ParseError>
-    where
-        'a: 's,
-    {
-        match self {
-            Scanner::Hex(s) => s.next_heap_in(scratch),
-            other => other.next_heap(),
         }
     }
 }

@@ -171,12 +171,15 @@ mod tests {
         assert_eq!(scan(b"0x0x1").unwrap_err().offset, 3);
     }
 
+    /// Each heap's offset and limbs.
+    type Found = Vec<(u64, Vec<u64>)>;
+
     /// Each heap's offset and limbs, or the error, as `each_heap` yields
     /// them with `scratch` or without; and how many were packed.
     fn heaps(
         data: &[u8],
         scratch: Option<&mut TokenScratch>,
-    ) -> (Result<Vec<(u64, Vec<u64>)>, ParseError>, usize) {
+    ) -> (Result<Found, ParseError>, usize) {
         let (mut found, mut packed) = (Vec::new(), 0);
         let scanned = HexScanner::new(data, 1000).each_heap(scratch, |heap| {
             packed += matches!(heap.value, HeapValue::Packed(_)) as usize;

@@ -122,8 +122,9 @@ fn digits_of_groups(groups: &mut [u64], digits: usize) -> PackedDigits<'_> {
 /// (digits `16i .. 16i + 16` from `start`, the first most significant) at
 /// `groups[MAX_GROUPS - 1 - i]`. A last, partial group holds its digits
 /// in its top bits; its low bits, and the slots below it, may hold
-/// anything (a kernel stores whole steps of groups). Returns the index of the first non-digit (or `data.len()`),
-/// or `None` if there are more than `16 · MAX_GROUPS` digits.
+/// anything (a kernel stores whole steps of groups). Returns the index of
+/// the first non-digit (or `data.len()`), or `None` if there are more
+/// than `16 · MAX_GROUPS` digits.
 #[inline]
 fn pack_hex(data: &[u8], start: usize, groups: &mut [u64]) -> Option<usize> {
     debug_assert_eq!(groups.len(), MAX_GROUPS);

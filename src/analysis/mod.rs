@@ -1,7 +1,7 @@
 //! The analysis: the rules of SPEC section 1 on top of the window
 //! accumulator, over a regular file in one pass on several threads
-//! ([`chunked`], when the budget and the heaps allow), over a slice in
-//! several passes ([`passes`]), or over a stream in one ([`stream`]).
+//! (`chunked`, when the budget and the heaps allow), over a slice in
+//! several passes (`passes`), or over a stream in one (`stream`).
 //!
 //! Entry points: [`analyze_path`], [`analyze_bytes`], [`analyze_reader`].
 //! Each returns a [`Report`] with the same facts the command line prints.

@@ -45,8 +45,8 @@ impl<'m> PageReleaser<'m> {
         release_pages(map, offset, offset + bytes.len());
     }
 
-    /// [`line_and_column`] of `offset` in `data`, counting lines in steps
-    /// and releasing each step's pages.
+    /// [`line_and_column`](super::line_and_column) of `offset` in `data`,
+    /// counting lines in steps and releasing each step's pages.
     pub fn line_and_column(&self, data: &[u8], offset: usize) -> (u64, u64) {
         let offset = offset.min(data.len());
         let (mut lines, mut from) = (LineTracker::default(), 0);

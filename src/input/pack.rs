@@ -13,8 +13,8 @@
 //! neighbouring groups, and a nim-sum keeps one sum per shift and shifts
 //! each once at the end ([`crate::nimsum::ByShift`]).
 //!
-//! A token longer than the scratch buffer is left to the two-pass scan,
-//! whose cost per digit is the same and whose cost per token no longer
+//! A token longer than the scratch buffer is left to the two-pass scan:
+//! over thousands of digits, what a token costs at its ends no longer
 //! matters.
 
 use super::token::{is_space, Digits};

@@ -2,9 +2,12 @@
 //! the input, heaps in increasing order, and each heap's value equal to an
 //! independent num-bigint reading of its bytes, through every accessor
 //! (`bit_length`, `limb`, `bit`, `to_limbs`, `xor_window` at every offset
-//! and width).
+//! and width). Each input is scanned twice, heap by heap and through
+//! `each_heap` with scratch space (where `hex` packs its short tokens), and
+//! the two scans must find the same heaps and the same error.
 
-use nimstream::input::{HeapScanner, HeapValue, Scanner};
+use nimstream::error::ParseError;
+use nimstream::input::{Heap, HeapScanner, HeapValue, Scanner, TokenScratch};
 use nimstream::Format;
 use num_bigint::BigUint;
 
@@ -12,26 +15,62 @@ use num_bigint::BigUint;
 /// (its decimal parse is quadratic).
 const REFERENCE_BYTES: usize = 4096;
 
-/// Scans `data` as `format` and checks every heap it yields.
+/// Scans `data` as `format` both ways and checks every heap they yield.
 pub fn check_scanner(format: Format, data: &[u8]) {
+    let mut by_heap = Scanned::default();
     let mut scanner = Scanner::new(format, data, 0);
-    let mut previous: Option<u64> = None;
-    loop {
+    let error = loop {
         match scanner.next_heap() {
-            Ok(Some(heap)) => {
-                assert!(heap.offset < data.len() as u64, "heap past the end");
-                assert!(previous.is_none_or(|p| p < heap.offset), "offsets go back");
-                previous = Some(heap.offset);
-                if let Some(expected) = reference(format, data, heap.offset as usize) {
-                    check_value(&heap.value, &expected);
-                }
-            }
-            Ok(None) => return,
-            Err(error) => {
-                assert!(error.offset <= data.len() as u64, "error past the end");
-                assert!(!error.message.is_empty());
-                return;
-            }
+            Ok(Some(heap)) => by_heap.check(format, data, &heap),
+            Ok(None) => break None,
+            Err(error) => break Some(error),
+        }
+    };
+    by_heap.finish(data, error);
+    let mut packed = Scanned::default();
+    let mut scratch = TokenScratch::default();
+    let error = Scanner::new(format, data, 0)
+        .each_heap(Some(&mut scratch), |heap| {
+            packed.check(format, data, heap);
+            Ok::<_, ParseError>(())
+        })
+        .err();
+    packed.finish(data, error);
+    assert_eq!(
+        packed.offsets, by_heap.offsets,
+        "the two scans find other heaps"
+    );
+    assert_eq!(
+        packed.error, by_heap.error,
+        "the two scans stop differently"
+    );
+}
+
+/// What one scan found: the heaps' offsets, and where and why it stopped.
+#[derive(Default)]
+struct Scanned {
+    offsets: Vec<u64>,
+    error: Option<(u64, String)>,
+}
+
+impl Scanned {
+    /// Checks one heap: inside the input, after the last, and its value.
+    fn check(&mut self, format: Format, data: &[u8], heap: &Heap<'_>) {
+        assert!(heap.offset < data.len() as u64, "heap past the end");
+        let previous = self.offsets.last();
+        assert!(previous.is_none_or(|&p| p < heap.offset), "offsets go back");
+        self.offsets.push(heap.offset);
+        if let Some(expected) = reference(format, data, heap.offset as usize) {
+            check_value(&heap.value, &expected);
+        }
+    }
+
+    /// Checks the error the scan stopped at, if any, and keeps it.
+    fn finish(&mut self, data: &[u8], error: Option<ParseError>) {
+        if let Some(error) = error {
+            assert!(error.offset <= data.len() as u64, "error past the end");
+            assert!(!error.message.is_empty());
+            self.error = Some((error.offset, error.message));
         }
     }
 }

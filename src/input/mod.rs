@@ -212,10 +212,9 @@ pub trait HeapScanner<'a> {
     #[inline(always)]
     fn each_heap<E: From<ParseError>>(
         &mut self,
-        scratch: Option<&mut TokenScratch>,
+        _scratch: Option<&mut TokenScratch>,
         mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let _ = scratch;
         while let Some(heap) = self.next_heap()? {
             take(&heap)?;
         }

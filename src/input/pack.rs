@@ -189,6 +189,7 @@ fn partial_group(digits: &[u8]) -> u64 {
 /// converts digits and finds a token's end in the same registers.
 #[cfg(target_arch = "x86_64")]
 mod simd {
+    use super::super::token::avx2::hex_lanes;
     use super::MAX_GROUPS;
     use std::arch::x86_64::*;
 
@@ -200,23 +201,9 @@ mod simd {
             && is_x86_feature_detected!("avx512vbmi")
     }
 
-    /// Each ASCII byte's hex value, or `0x80` for a byte that is not a hex
-    /// digit: the 128 entries a two-table byte permute looks up.
-    const VALUES: [u8; 128] = {
-        let mut table = [0x80u8; 128];
-        let mut i = 0;
-        while i < 10 {
-            table[b'0' as usize + i] = i as u8;
-            i += 1;
-        }
-        let mut i = 0;
-        while i < 6 {
-            table[b'a' as usize + i] = 10 + i as u8;
-            table[b'A' as usize + i] = 10 + i as u8;
-            i += 1;
-        }
-        table
-    };
+    /// Each byte's hex value, or `0x80` for a byte that is not a hex
+    /// digit: a two-table byte permute looks up the first 128 entries.
+    const VALUES: [u8; 256] = crate::nimsum::limbs::hex_values(0x80);
 
     /// Where each byte of four stored groups comes from in the pairs of
     /// digits [`pack_hex_avx512`] merges: group `g` of the step (pairs
@@ -249,7 +236,7 @@ mod simd {
         groups: &mut [u64],
     ) -> Option<usize> {
         debug_assert_eq!(groups.len(), MAX_GROUPS);
-        // SAFETY: each load reads the 64 bytes of a 64-byte table.
+        // SAFETY: each load reads 64 bytes of a table of 64 or more.
         let (low_values, high_values, gather) = unsafe {
             (
                 _mm512_loadu_si512(VALUES.as_ptr().cast()),
@@ -297,9 +284,9 @@ mod simd {
     }
 
     /// [`super::pack_hex`] with AVX2: 32 bytes per step. Each byte is
-    /// classified by two 16-entry tables indexed by its nibbles (as in the
-    /// token search), its value is its low nibble plus a letter's 9 (from
-    /// a third table), one multiply-add merges pairs of digits, and a
+    /// classified as in the token search ([`hex_lanes`]), its value is its
+    /// low nibble plus a letter's 9 (from a table indexed by its high
+    /// nibble), one multiply-add merges pairs of digits, and a
     /// shuffle and a permute order two groups for a 16-byte store. The
     /// step past the end of `data` reads a zero-padded copy.
     ///
@@ -312,14 +299,6 @@ mod simd {
         groups: &mut [u64],
     ) -> Option<usize> {
         debug_assert_eq!(groups.len(), MAX_GROUPS);
-        let by_high = _mm256_setr_epi8(
-            0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
-            0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        );
-        let by_low = _mm256_setr_epi8(
-            1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, //
-            1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
-        );
         let letter_nine = _mm256_setr_epi8(
             0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
             0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -346,14 +325,8 @@ mod simd {
             };
             let high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_nibbles);
             let low = _mm256_and_si256(bytes, low_nibbles);
-            let classes = _mm256_and_si256(
-                _mm256_shuffle_epi8(by_high, high),
-                _mm256_shuffle_epi8(by_low, low),
-            );
-            let is_digit = _mm256_xor_si256(
-                _mm256_cmpeq_epi8(classes, _mm256_setzero_si256()),
-                _mm256_set1_epi8(-1),
-            );
+            // SAFETY: this function's caller guarantees AVX2.
+            let is_digit = unsafe { hex_lanes(bytes) };
             let values = _mm256_add_epi8(low, _mm256_shuffle_epi8(letter_nine, high));
             let nibbles = _mm256_and_si256(values, is_digit);
             let pairs = _mm256_maddubs_epi16(nibbles, pair_weights);

@@ -239,7 +239,7 @@ fn swar_words(data: &[u8], mut pos: usize, digits: Digits) -> (usize, bool) {
 /// portable search), and no crate classifies bytes against a set of
 /// ranges (`memchr` finds up to three given bytes).
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub(super) mod avx2 {
     use super::{first_non_digit_portable, Digits};
     use std::arch::x86_64::*;
 
@@ -302,7 +302,7 @@ mod avx2 {
     /// The CPU must support AVX2.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn hex_lanes(bytes: __m256i) -> __m256i {
+    pub(in crate::input) unsafe fn hex_lanes(bytes: __m256i) -> __m256i {
         let by_high = _mm256_setr_epi8(
             0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
             0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,

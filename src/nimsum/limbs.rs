@@ -14,8 +14,11 @@ pub fn hex_digit_value(digit: u8) -> u8 {
     HEX_VALUES[usize::from(digit)]
 }
 
-const HEX_VALUES: [u8; 256] = {
-    let mut table = [0u8; 256];
+const HEX_VALUES: [u8; 256] = hex_values(0);
+
+/// Each byte's hex value, and `other` for a byte that is not a hex digit.
+pub(crate) const fn hex_values(other: u8) -> [u8; 256] {
+    let mut table = [other; 256];
     let mut i = 0;
     while i < 10 {
         table[b'0' as usize + i] = i as u8;
@@ -28,7 +31,7 @@ const HEX_VALUES: [u8; 256] = {
         i += 1;
     }
     table
-};
+}
 
 /// Packs eight ASCII `0`/`1` digits (first digit most significant) into a byte.
 ///

@@ -363,6 +363,12 @@ fn tally_width<const W: usize>(data: &[u8], counter: &mut ColumnCounter) -> Bloc
 /// of weight 8w.
 #[inline(always)]
 fn fold8<const N: usize>(running: &mut [[u64; N]; 3], v: &[[u64; N]; 8]) -> [u64; N] {
+    fold8_with(running, v, csa)
+}
+
+/// [`fold8`] on any words, with `csa` their carry-save adder.
+#[inline(always)]
+fn fold8_with<T: Copy>(running: &mut [T; 3], v: &[T; 8], csa: impl Fn(T, T, T) -> (T, T)) -> T {
     let [ones, twos, fours] = *running;
     let (twos_a, ones) = csa(ones, v[0], v[1]);
     let (twos_b, ones) = csa(ones, v[2], v[3]);
@@ -596,16 +602,7 @@ mod avx512 {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn fold8(running: &mut [__m512i; 3], v: &[__m512i; 8]) -> __m512i {
-        let [ones, twos, fours] = *running;
-        let (twos_a, ones) = csa(ones, v[0], v[1]);
-        let (twos_b, ones) = csa(ones, v[2], v[3]);
-        let (fours_a, twos) = csa(twos, twos_a, twos_b);
-        let (twos_a, ones) = csa(ones, v[4], v[5]);
-        let (twos_b, ones) = csa(ones, v[6], v[7]);
-        let (fours_b, twos) = csa(twos, twos_a, twos_b);
-        let (eights, fours) = csa(fours, fours_a, fours_b);
-        *running = [ones, twos, fours];
-        eights
+        super::fold8_with(running, v, |a, b, c| csa(a, b, c))
     }
 
     /// A carry-save adder on every bit: returns (carry, sum).

@@ -30,7 +30,7 @@ pub mod watch;
 
 pub use format::{Format, NIMB_HEADER};
 pub use long::{digits_per_limb, LongHeap, LongToken};
-pub use pack::{PackedDigits, TokenScratch};
+pub use pack::{shifted_limb, PackedDigits, TokenScratch};
 pub use pages::PageReleaser;
 pub use raw::trailing_bytes_error;
 

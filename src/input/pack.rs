@@ -55,21 +55,28 @@ pub struct PackedDigits<'s> {
 }
 
 impl PackedDigits<'_> {
-    /// Limb `j` of the value: the bits of group `j` and group `j + 1`
-    /// that the shift brings together.
+    /// Limb `j` of the value.
     #[inline]
     pub fn limb(&self, j: u64) -> u64 {
-        let group = |i: u64| {
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| self.groups.get(i).copied())
-                .unwrap_or(0)
-        };
-        let above = group(j.saturating_add(1))
-            .checked_shl(64 - self.shift)
-            .unwrap_or(0);
-        group(j) >> self.shift | above
+        shifted_limb(self.groups, self.shift, j)
     }
+}
+
+/// Limb `j` of little-endian `groups` shifted right by `shift` bits (below
+/// 64): the bits of group `j` and group `j + 1` that the shift brings
+/// together.
+#[inline]
+pub fn shifted_limb(groups: &[u64], shift: u32, j: u64) -> u64 {
+    let group = |i: u64| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| groups.get(i).copied())
+            .unwrap_or(0)
+    };
+    let above = group(j.saturating_add(1))
+        .checked_shl(64 - shift)
+        .unwrap_or(0);
+    group(j) >> shift | above
 }
 
 /// Checks and converts the hex digits of the token whose first digit is at

@@ -7,7 +7,7 @@
 //! sums is shifted once when the nim-sum is read. XORing a token then
 //! costs one pass over its groups, with no shift per token.
 
-use crate::input::PackedDigits;
+use crate::input::{shifted_limb, PackedDigits};
 
 /// Sums of groups, one per shift of 0, 4, …, 60 bits.
 #[derive(Clone, Debug, Default)]
@@ -36,13 +36,9 @@ impl ByShift {
             if nim_sum.len() < sum.len() {
                 nim_sum.resize(sum.len(), 0);
             }
-            let packed = PackedDigits {
-                groups: &sum,
-                shift: 4 * k as u32,
-                bits: 0,
-            };
+            let shift = 4 * k as u32;
             for (j, slot) in (0..).zip(nim_sum.iter_mut().take(sum.len())) {
-                *slot ^= packed.limb(j);
+                *slot ^= shifted_limb(&sum, shift, j);
             }
         }
     }

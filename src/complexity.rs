@@ -13,7 +13,7 @@
 //! log y against log n over the sizes measured: 1 for linear growth, 0 for a
 //! quantity that does not grow.
 
-use crate::analysis::MemoryBudget;
+use crate::MemoryBudget;
 use crate::error::Error;
 use crate::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use crate::input::Format;

@@ -14,28 +14,20 @@
 //! The writer may have received part of the output by then: write to an
 //! [`AtomicFile`](crate::output::AtomicFile), or call [`check_bytes`] first.
 
-use crate::analysis::{detect, STDIN_NAME};
 use crate::encode::{self, EncodeError};
-use crate::error::{Error, ParseError};
-use crate::input::source::{self, MappedFile, Source};
-use crate::input::{line_and_column, Format, Heap, HeapScanner, Scanner};
-use std::io::{BufWriter, Read, Write};
+use crate::error::Error;
+use crate::input::source::{self, InputBytes};
+use crate::input::{detect, Format, Heap, HeapScanner, Scanner};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Size of the write buffer, in bytes.
 const BUFFER_BYTES: usize = 1 << 16;
 
-/// An instance read whole or mapped, with its format and display name.
+/// An instance mapped or read whole, with its format.
 pub struct Input {
-    data: InputData,
+    input: source::Input<'static>,
     format: Format,
-    name: String,
-}
-
-/// The bytes of an [`Input`].
-enum InputData {
-    Mapped(MappedFile),
-    Owned(Vec<u8>),
 }
 
 impl Input {
@@ -43,39 +35,29 @@ impl Input {
     /// `None` detects the format as `analyze` does.
     pub fn open(path: &Path, from: Option<Format>) -> Result<Input, Error> {
         let shown = path.display().to_string();
-        if shown == "-" {
-            let format = from.ok_or_else(|| {
-                Error::Usage(
+        let format = match (from, shown.as_str()) {
+            (Some(format), _) => format,
+            (None, "-") => {
+                return Err(Error::Usage(
                     "standard input needs --from (bits, hex, dec, unary, u8, u16le, u32le, \
                      u64le or nimb): there is no extension to detect it from"
                         .into(),
-                )
-            })?;
-            let data = read_all(&mut std::io::stdin().lock(), STDIN_NAME)?;
-            return Ok(Input::from_bytes(data, format, STDIN_NAME));
-        }
-        let format = match from {
-            Some(format) => format,
-            None => detect(path, &shown)?,
+                ))
+            }
+            (None, _) => detect(path, &shown)?,
         };
-        let data = match source::open(path, &shown, true)? {
-            Source::Mapped(file) => InputData::Mapped(file),
-            Source::Reread(file) => InputData::Owned(read_all(&mut file.stamp().file(), &shown)?),
-            Source::Stream(mut reader) => InputData::Owned(read_all(&mut reader, &shown)?),
-        };
-        Ok(Input {
-            data,
-            format,
-            name: shown,
-        })
+        let input = source::Input::open(path, &shown, true)?;
+        // A stream, or a file that cannot be mapped, is read into memory.
+        let mapped = matches!(input.bytes(), InputBytes::File(file) if file.map().is_some());
+        let input = if mapped { input } else { input.into_memory()? };
+        Ok(Input { input, format })
     }
 
     /// An instance held in memory; `name` stands for its path in errors.
     pub fn from_bytes(data: Vec<u8>, format: Format, name: &str) -> Input {
         Input {
-            data: InputData::Owned(data),
+            input: source::Input::memory(data, name),
             format,
-            name: name.to_string(),
         }
     }
 
@@ -85,19 +67,12 @@ impl Input {
     }
 
     fn bytes(&self) -> &[u8] {
-        match &self.data {
-            InputData::Mapped(file) => file.map(),
-            InputData::Owned(data) => data,
+        match self.input.bytes() {
+            InputBytes::Memory(bytes) => bytes,
+            InputBytes::File(file) => file.map().expect("opened mapped").map(),
+            InputBytes::Stream(_) => unreachable!("streams are read into memory"),
         }
     }
-}
-
-fn read_all(reader: &mut dyn Read, name: &str) -> Result<Vec<u8>, Error> {
-    let mut data = Vec::new();
-    reader
-        .read_to_end(&mut data)
-        .map_err(|e| Error::io(name, e))?;
-    Ok(data)
 }
 
 /// Writes the heaps of `input` to `out` (named `out_name` in errors) in
@@ -153,43 +128,20 @@ where
 {
     let mut scanner = Scanner::new(input.format, input.bytes(), 0);
     let mut index = 0;
-    while let Some(heap) = scanner.next_heap().map_err(|e| input.parse_error(e))? {
+    let parse_error = |e| input.input.parse_error(input.format, e);
+    while let Some(heap) = scanner.next_heap().map_err(parse_error)? {
         visit(index, &heap)?;
         index += 1;
     }
-    if let InputData::Mapped(file) = &input.data {
-        file.stamp().check()?;
-    }
+    input.input.check_unchanged()?;
     Ok(index)
 }
 
 impl Input {
-    /// The error for bytes that are not a valid instance.
-    fn parse_error(&self, error: ParseError) -> Error {
-        if let InputData::Mapped(file) = &self.data {
-            if let Err(changed) = file.stamp().check() {
-                return changed;
-            }
-        }
-        self.error_at(error.offset, error.message)
-    }
-
     /// The error for heap `index`, which the target format cannot hold.
     fn heap_error(&self, index: u64, heap: &Heap<'_>, error: &EncodeError) -> Error {
-        self.error_at(heap.offset, format!("heap {index}: {error}"))
-    }
-
-    fn error_at(&self, offset: u64, message: String) -> Error {
-        let line_col = self
-            .format
-            .is_text()
-            .then(|| line_and_column(self.bytes(), offset as usize));
-        Error::Input {
-            path: self.name.clone(),
-            offset,
-            line_col,
-            message,
-        }
+        let message = format!("heap {index}: {error}");
+        self.input.error_at(self.format, heap.offset, message, None)
     }
 }
 

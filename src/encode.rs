@@ -13,6 +13,7 @@
 //! ([`write_header`]) and then records without high zero bytes.
 
 use crate::input::{Format, HeapValue, NIMB_HEADER};
+use crate::output::limb_binary_digits;
 use num_bigint::BigUint;
 use std::fmt;
 use std::io::{self, Write};
@@ -143,32 +144,6 @@ where
         raw => write_raw(value, raw, out)?,
     }
     Ok(())
-}
-
-/// ASCII `0`/`1` for each byte value, most significant bit first.
-const BYTE_DIGITS: [[u8; 8]; 256] = {
-    let mut table = [[b'0'; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            if byte >> (7 - bit) & 1 == 1 {
-                table[byte][bit] = b'1';
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
-
-/// The 64 binary digits of a limb, most significant first.
-pub fn limb_binary_digits(limb: u64) -> [u8; 64] {
-    let mut text = [0u8; 64];
-    for (i, byte) in limb.to_be_bytes().iter().enumerate() {
-        text[8 * i..8 * i + 8].copy_from_slice(&BYTE_DIGITS[usize::from(*byte)]);
-    }
-    text
 }
 
 /// Writes `bits` text: binary digits, most significant first, then LF.

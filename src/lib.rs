@@ -2,9 +2,11 @@
 //! following C. Calabro, "The complexity of nim" (2006): who wins, and a
 //! winning move, from one streaming pass and bounded working memory.
 //!
-//! The data flows file → [`input`] (one scanner per format) → [`nimsum`]
-//! (the window accumulator) → [`analysis`] (survey, passes, the rules) →
-//! [`report`] (JSON and human text).
+//! The data flows file → [`input`] (the sources, one scanner per format,
+//! and the driver that pushes heaps into folds) → `nimsum` (limb
+//! arithmetic) → `analysis` (the folds, the rules, the move) →
+//! [`report`] (JSON and human text). [`analyze_path`], [`analyze_bytes`]
+//! and [`analyze_reader`] run the whole way and return a [`Report`].
 //!
 //! ```
 //! use nimstream::{analyze_bytes, Format, Options, Player};
@@ -18,7 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod analysis;
+mod analysis;
 pub mod cli;
 pub mod complexity;
 pub mod convert;
@@ -26,16 +28,99 @@ pub mod encode;
 pub mod error;
 pub mod gen;
 pub mod input;
-pub mod memory;
-pub mod nimsum;
+mod nimsum;
 pub mod output;
 pub mod play;
 pub mod report;
 pub mod verify;
+pub mod working_memory;
 
-pub use analysis::{
-    analyze_bytes, analyze_path, analyze_reader, MemoryBudget, Options, Player, Rule,
-};
+pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule};
 pub use error::Error;
 pub use input::Format;
 pub use report::Report;
+
+use input::source::Input;
+use report::InputInfo;
+use std::io::Read;
+use std::path::Path;
+
+/// Analyzes the file at `path` (`-` reads standard input, which needs
+/// `options.format`).
+///
+/// ```
+/// use nimstream::{analyze_path, Options, Player};
+/// let report = analyze_path("fixtures/three-four-five.dec".as_ref(), &Options::default())?;
+/// assert_eq!(report.winner, Player::First);
+/// assert_eq!(report.winning_move.unwrap().heap, 0);
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
+    let name = path.display().to_string();
+    let format = match (options.format, name.as_str()) {
+        (Some(format), _) => format,
+        (None, "-") => {
+            return Err(Error::Usage(
+                "standard input needs --format (bits, hex, dec, unary, u8, u16le, u32le, \
+                 u64le or nimb): there is no extension to detect it from"
+                    .into(),
+            ))
+        }
+        (None, _) => input::detect(path, &name)?,
+    };
+    let mut input = Input::open(path, &name, !options.no_mmap)?;
+    report(&mut input, format, name, options)
+}
+
+/// Analyzes an instance held in memory; `name` stands for its path.
+///
+/// ```
+/// use nimstream::{analyze_bytes, Format, Options, Player, Rule};
+/// let options = Options { rule: Rule::Misere, ..Options::default() };
+/// let report = analyze_bytes(b"1 1", Format::Dec, "pair", &options)?;
+/// assert_eq!(report.winner, Player::First);
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+pub fn analyze_bytes(
+    data: &[u8],
+    format: Format,
+    name: &str,
+    options: &Options,
+) -> Result<Report, Error> {
+    let mut input = Input::memory(data, name);
+    report(&mut input, format, name.to_string(), options)
+}
+
+/// Analyzes a stream in one pass; `name` stands for its path (`-` for
+/// standard input, named `<stdin>` in errors). Every heap must fit in one
+/// `--memory` window.
+///
+/// ```
+/// use nimstream::{analyze_reader, Format, Options};
+/// let mut stream = &b"11 100 101\n"[..];
+/// let report = analyze_reader(&mut stream, Format::Bits, "-", &Options::default())?;
+/// assert_eq!(report.nim_sum.unwrap().dec.as_deref(), Some("2"));
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+pub fn analyze_reader(
+    reader: &mut dyn Read,
+    format: Format,
+    name: &str,
+    options: &Options,
+) -> Result<Report, Error> {
+    let mut input = Input::stream(Box::new(reader), name);
+    report(&mut input, format, name.to_string(), options)
+}
+
+/// Runs the analysis and builds its report; `path` is the input as named
+/// on the command line.
+fn report(input: &mut Input<'_>, format: Format, path: String, options: &Options) -> Result<Report, Error> {
+    let facts = analysis::analyze(input, format, options)?;
+    let bytes = input.len().unwrap_or(facts.cost.bytes_scanned);
+    let info = InputInfo {
+        path,
+        format,
+        bytes,
+    };
+    Ok(Report::new(facts, info, options.rule))
+}

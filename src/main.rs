@@ -5,7 +5,7 @@
 use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
 use clap::Parser;
 use nimstream::cli::{run, Cli};
-use nimstream::memory::CountingAllocator;
+use nimstream::working_memory::CountingAllocator;
 use nimstream::output::remove_partial_outputs_on_interrupt;
 use std::process::ExitCode;
 

@@ -25,14 +25,16 @@
 //! # Ok::<(), nimstream::Error>(())
 //! ```
 
-use crate::analysis::{analyze_bytes, detect, Options, Player, Rule};
-use crate::error::{Error, ParseError};
-use crate::input::{line_and_column, Format, HeapScanner, Scanner};
+use crate::input::detect;
+use crate::{analyze_bytes, Options, Player, Rule};
+use crate::error::Error;
+use crate::input::source::{Input, InputBytes};
+use crate::input::{Format, HeapScanner, Scanner};
 use num_bigint::BigUint;
 use num_traits::Zero;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::path::Path;
 
 /// How a side chooses its moves.
@@ -464,24 +466,17 @@ pub fn parse_heap_list(text: &str) -> Result<Vec<BigUint>, String> {
 /// needs a `format`); `None` detects the format as `analyze` does.
 pub fn read_heaps(path: &Path, format: Option<Format>) -> Result<Vec<BigUint>, Error> {
     let shown = path.display().to_string();
-    if shown == "-" {
-        let format = format.ok_or_else(|| {
-            Error::Usage(
+    let format = match (format, shown.as_str()) {
+        (Some(format), _) => format,
+        (None, "-") => {
+            return Err(Error::Usage(
                 "standard input needs --format: there is no extension to detect it from".into(),
-            )
-        })?;
-        let mut data = Vec::new();
-        io::stdin()
-            .read_to_end(&mut data)
-            .map_err(|e| Error::io("<stdin>", e))?;
-        return parse_heaps(&data, format, "<stdin>");
-    }
-    let format = match format {
-        Some(format) => format,
-        None => detect(path, &shown)?,
+            ))
+        }
+        (None, _) => detect(path, &shown)?,
     };
-    let data = std::fs::read(path).map_err(|e| Error::io(&shown, e))?;
-    parse_heaps(&data, format, &shown)
+    let input = Input::open(path, &shown, false)?.into_memory()?;
+    heaps_of(&input, format)
 }
 
 /// The heaps of an instance held in memory, `name` standing for its path.
@@ -493,32 +488,26 @@ pub fn read_heaps(path: &Path, format: Option<Format>) -> Result<Vec<BigUint>, E
 /// # Ok::<(), nimstream::Error>(())
 /// ```
 pub fn parse_heaps(data: &[u8], format: Format, name: &str) -> Result<Vec<BigUint>, Error> {
+    heaps_of(&Input::memory(data, name), format)
+}
+
+/// The heaps of an input read into memory.
+fn heaps_of(input: &Input<'_>, format: Format) -> Result<Vec<BigUint>, Error> {
+    let InputBytes::Memory(data) = input.bytes() else {
+        unreachable!("read into memory");
+    };
     let mut scanner = Scanner::new(format, data, 0);
     let mut heaps = Vec::new();
-    loop {
-        match scanner.next_heap() {
-            Ok(Some(heap)) => heaps.push(to_biguint(&heap.value.to_limbs())),
-            Ok(None) => return Ok(heaps),
-            Err(error) => return Err(input_error(error, data, format, name)),
-        }
+    while let Some(heap) = scanner.next_heap().map_err(|e| input.parse_error(format, e))? {
+        heaps.push(to_biguint(&heap.value.to_limbs()));
     }
+    Ok(heaps)
 }
 
 /// Little-endian 64-bit limbs as a big integer.
 fn to_biguint(limbs: &[u64]) -> BigUint {
     let bytes: Vec<u8> = limbs.iter().flat_map(|limb| limb.to_le_bytes()).collect();
     BigUint::from_bytes_le(&bytes)
-}
-
-fn input_error(error: ParseError, data: &[u8], format: Format, name: &str) -> Error {
-    Error::Input {
-        path: name.to_string(),
-        offset: error.offset,
-        line_col: format
-            .is_text()
-            .then(|| line_and_column(data, error.offset as usize)),
-        message: error.message,
-    }
 }
 
 /// The heaps in decimal, joined by `separator`.

@@ -24,7 +24,7 @@
 //! assert!(check.disagreements.is_empty());
 //! ```
 
-use crate::analysis::{analyze_bytes, Options, Player, Rule};
+use crate::{analyze_bytes, Options, Player, Rule};
 use crate::input::Format;
 use crate::play::player_name;
 use crate::report::{Move, Value};

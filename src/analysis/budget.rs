@@ -1,15 +1,19 @@
 //! The working-memory budget of `--memory`: a byte count (with an optional
 //! `KiB`/`MiB`/`GiB` suffix, at least 64) or `log`, the paper's
-//! logarithmic-space mode.
+//! logarithmic-space mode; and [`Plan`], everything an analysis reads off
+//! it. The budget is interpreted here and nowhere else.
+//!
+//! Two algorithms follow from it (see [`super`]): one pass keeping what
+//! the move needs, for a stream (whatever the budget: it can be read only
+//! once) and for an input read at any offset under a budget that holds the
+//! pass's buffers; or passes over windows of the nim-sum, for smaller
+//! budgets and `log`, whose working memory is one window and a few
+//! counters.
 
+use crate::input::driver::Reads;
+use crate::input::Format;
 use std::fmt;
 use std::str::FromStr;
-
-/// The smallest budget accepted, in bytes.
-pub const MIN_BUDGET_BYTES: u64 = 64;
-
-/// The window size under `log` for standard input, in bits.
-pub const STREAM_LOG_WINDOW_BITS: u64 = 4096;
 
 /// How much memory the nim-sum window may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,31 +31,157 @@ impl Default for MemoryBudget {
 }
 
 impl MemoryBudget {
-    /// The window size in 64-bit limbs for an input of `input_bytes` bytes.
-    ///
-    /// Under `log` the window holds ⌈log₂(n + 1)⌉ bits, rounded up to whole
-    /// limbs: one limb for any input a 64-bit machine can address.
-    pub fn window_limbs(self, input_bytes: u64) -> u64 {
+    /// The smallest budget accepted, in bytes.
+    pub const MIN_BYTES: u64 = 64;
+
+    /// The smallest budget under which an input read at any offset is
+    /// analysed in one pass: its read buffers, counters and packed tokens
+    /// take a few MiB.
+    const ONE_PASS_MIN_BYTES: u64 = 64 << 20;
+
+    /// The window of a stream under `log`, in bits: a stream is read once,
+    /// so every heap must fit one window, and 64 bits would refuse most
+    /// instances (SPEC section 3).
+    const STREAM_LOG_WINDOW_BITS: u64 = 4096;
+
+    /// What an analysis of `input` reads off the budget.
+    pub(crate) fn plan(self, input: &Shape) -> Plan {
+        let one_pass = match (input.len, self) {
+            (None, _) => true,
+            (Some(_), MemoryBudget::Bytes(bytes)) => bytes >= Self::ONE_PASS_MIN_BYTES,
+            (Some(_), MemoryBudget::Log) => false,
+        };
+        let window_limbs = self.window_limbs(input.len);
+        let (window_bits, counting) = match (input.len, one_pass) {
+            (None, _) => (self.stream_window_bits(), Counting::Every),
+            (Some(_), true) => (64 * window_limbs, Counting::Top),
+            (Some(_), false) if input.format.raw_width().is_some() => {
+                (64 * window_limbs, Counting::Off)
+            }
+            (Some(_), false) => (64 * window_limbs, Counting::Top),
+        };
+        // Each range of a windowed pass holds a window: text formats read
+        // one range. Raw arrays never need more than their first pass.
+        let ranges = match one_pass || input.format.raw_width().is_some() {
+            true => input.threads.max(1),
+            false => 1,
+        };
+        let later = Reads {
+            ranges,
+            min_range_bytes: 4 << 20,
+            read_bytes: self.chunk_bytes(),
+            max_buffered_heap_bytes: usize::MAX,
+            max_packed_bytes: usize::MAX,
+            stream_chunk_bytes: self.chunk_bytes(),
+            heaps_in_place: true,
+        };
+        let first = match one_pass {
+            true => Reads {
+                read_bytes: 128 << 10,
+                max_buffered_heap_bytes: 8 << 20,
+                // Each range may hold one long token's packed digits, and
+                // their sum is as long as the longest.
+                max_packed_bytes: usize::try_from(self.bytes() / (ranges as u64 + 1))
+                    .unwrap_or(usize::MAX),
+                heaps_in_place: false,
+                ..later
+            },
+            false => later,
+        };
+        Plan {
+            one_pass,
+            window_bits,
+            window_limbs,
+            counting,
+            first,
+            later,
+        }
+    }
+
+    /// The window of the windowed passes, in 64-bit limbs, for an input of
+    /// `len` bytes: the budget's bytes, or under `log` ⌈log₂(n + 1)⌉ bits
+    /// rounded up to whole limbs (one limb for any input a 64-bit machine
+    /// can address).
+    fn window_limbs(self, len: Option<u64>) -> u64 {
         match self {
             MemoryBudget::Bytes(bytes) => (bytes / 8).max(1),
             MemoryBudget::Log => {
-                let log_bits = u64::from(64 - input_bytes.saturating_add(1).leading_zeros());
+                let n = len.unwrap_or(u64::MAX);
+                let log_bits = u64::from(64 - n.saturating_add(1).leading_zeros());
                 log_bits.div_ceil(64).max(1)
             }
         }
     }
-}
 
-impl MemoryBudget {
-    /// The size of a read buffer for a pass over a stream or a file read
+    /// The window of a stream, in bits.
+    fn stream_window_bits(self) -> u64 {
+        match self {
+            MemoryBudget::Log => Self::STREAM_LOG_WINDOW_BITS,
+            MemoryBudget::Bytes(bytes) => bytes.saturating_mul(8),
+        }
+    }
+
+    /// The budget in bytes (under `log`, none to speak of).
+    fn bytes(self) -> u64 {
+        match self {
+            MemoryBudget::Bytes(bytes) => bytes,
+            MemoryBudget::Log => 0,
+        }
+    }
+
+    /// The size of a read buffer for a stream or for a windowed pass
     /// without a map: the budget within 4 KiB .. 1 MiB, or 4 KiB under
     /// `log`. It grows only when a heap is longer.
-    pub fn read_chunk_bytes(self) -> usize {
+    fn chunk_bytes(self) -> usize {
         match self {
             MemoryBudget::Log => 4096,
             MemoryBudget::Bytes(bytes) => bytes.clamp(4096, 1 << 20) as usize,
         }
     }
+}
+
+/// What the budget depends on about an input.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// Its size when it can be read at any offset; `None` for a stream.
+    pub len: Option<u64>,
+    /// Its format.
+    pub format: Format,
+    /// The threads the user allows.
+    pub threads: usize,
+}
+
+/// How the first pass counts the heaps holding each bit position (see
+/// [`super::counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Counting {
+    /// Every position: a stream cannot be read again.
+    Every,
+    /// The top positions; the rest is counted again if the msb lies there.
+    Top,
+    /// None: a later pass counts the holders of the msb (raw arrays under
+    /// a small budget, whose passes are cheap and whose working memory
+    /// stays a few words).
+    Off,
+}
+
+/// Everything one analysis reads off the budget.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    /// One pass keeping what the move needs, rather than windowed passes.
+    pub one_pass: bool,
+    /// The most bits of nim-sum the first pass holds: a longer heap is an
+    /// error on a stream, and leaves the nim-sum to the windowed passes
+    /// otherwise.
+    pub window_bits: u64,
+    /// The window of the windowed passes, in limbs.
+    pub window_limbs: u64,
+    /// How the first pass counts the holders of each bit.
+    pub counting: Counting,
+    /// How the first pass reads.
+    pub first: Reads,
+    /// How the passes after it read.
+    pub later: Reads,
 }
 
 /// A byte count with an optional `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`, or `B`)
@@ -84,9 +214,10 @@ impl FromStr for MemoryBudget {
                  KiB, MiB or GiB suffix (e.g. 64KiB), or 'log'"
             )
         })?;
-        if bytes < MIN_BUDGET_BYTES {
+        if bytes < MemoryBudget::MIN_BYTES {
             return Err(format!(
-                "memory budget '{text}' is below the minimum of {MIN_BUDGET_BYTES} bytes"
+                "memory budget '{text}' is below the minimum of {} bytes",
+                MemoryBudget::MIN_BYTES
             ));
         }
         Ok(MemoryBudget::Bytes(bytes))
@@ -125,8 +256,41 @@ mod tests {
 
     #[test]
     fn log_windows_are_one_limb_for_real_inputs() {
-        assert_eq!(MemoryBudget::Log.window_limbs(0), 1);
-        assert_eq!(MemoryBudget::Log.window_limbs(u64::MAX), 1);
-        assert_eq!(MemoryBudget::Bytes(64).window_limbs(10), 8);
+        assert_eq!(MemoryBudget::Log.window_limbs(Some(0)), 1);
+        assert_eq!(MemoryBudget::Log.window_limbs(Some(u64::MAX)), 1);
+        assert_eq!(MemoryBudget::Bytes(64).window_limbs(Some(10)), 8);
+    }
+
+    fn shape(len: Option<u64>, format: Format) -> Shape {
+        Shape {
+            len,
+            format,
+            threads: 4,
+        }
+    }
+
+    #[test]
+    fn streams_take_one_pass_under_every_budget() {
+        for budget in [MemoryBudget::Log, MemoryBudget::Bytes(64)] {
+            let plan = budget.plan(&shape(None, Format::Hex));
+            assert!(plan.one_pass);
+            assert_eq!(plan.counting, Counting::Every);
+        }
+        let log = MemoryBudget::Log.plan(&shape(None, Format::Bits));
+        assert_eq!(log.window_bits, 4096);
+        assert_eq!(MemoryBudget::Bytes(64).plan(&shape(None, Format::Bits)).window_bits, 512);
+    }
+
+    #[test]
+    fn small_budgets_read_files_in_windows_on_one_thread() {
+        let plan = MemoryBudget::Bytes(1 << 20).plan(&shape(Some(1 << 30), Format::Dec));
+        assert!(!plan.one_pass);
+        assert_eq!((plan.window_limbs, plan.first.ranges), (1 << 17, 1));
+        assert!(plan.first.heaps_in_place);
+        let raw = MemoryBudget::Log.plan(&shape(Some(1 << 30), Format::U64le));
+        assert_eq!((raw.counting, raw.first.ranges, raw.window_bits), (Counting::Off, 4, 64));
+        let default = MemoryBudget::default().plan(&shape(Some(1 << 30), Format::Dec));
+        assert!(default.one_pass && !default.first.heaps_in_place);
+        assert_eq!(default.first.max_packed_bytes, (1 << 30) / 5);
     }
 }

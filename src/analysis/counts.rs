@@ -16,7 +16,8 @@
 //!   when it lies below the counted positions, the caller reads the file
 //!   again.
 
-use crate::input::HeapValue;
+use super::budget::Counting;
+use crate::input::{Format, HeapValue};
 use crate::nimsum::columns::{ColumnCounter, STEP};
 
 /// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
@@ -55,6 +56,7 @@ impl BitCounts {
         }
     }
 
+    /// Counts one heap.
     pub fn add(&mut self, value: &HeapValue<'_>) {
         self.add_limbs(value.bit_length(), |j| value.limb(j));
     }
@@ -145,17 +147,6 @@ impl StagedColumns {
 }
 
 impl TopCounts {
-    /// Counts of a single limb position (limb 0) from a column counter.
-    pub fn from_counter(counter: ColumnCounter) -> TopCounts {
-        TopCounts {
-            low: 0,
-            limbs: vec![StagedColumns {
-                counter,
-                ..StagedColumns::default()
-            }],
-        }
-    }
-
     /// The limb position above the counted ones.
     fn top(&self) -> u64 {
         self.low + self.limbs.len() as u64
@@ -241,16 +232,33 @@ impl TopCounts {
     }
 }
 
-/// The counts a pass keeps: every position, or the top ones.
+/// The counts a pass keeps, as [`Counting`] asks.
 #[derive(Debug)]
 pub enum HolderCounts {
     /// Every position (a stream).
     Every(BitCounts),
-    /// The top positions (a file, which can be read again).
+    /// The top positions (an input that can be read again).
     Top(TopCounts),
+    /// Every column of a raw array, counted in blocks (the one pass over
+    /// an input read again; raw elements have 64 bits at most).
+    Columns(Box<ColumnCounter>),
+    /// None (a later pass counts the holders of the msb).
+    Off,
 }
 
 impl HolderCounts {
+    /// Empty counts of the kind `counting` asks for, for `format`.
+    pub fn new(counting: Counting, format: Format) -> HolderCounts {
+        match counting {
+            Counting::Every => HolderCounts::Every(BitCounts::default()),
+            Counting::Top if format.raw_width().is_some() => {
+                HolderCounts::Columns(Box::default())
+            }
+            Counting::Top => HolderCounts::Top(TopCounts::default()),
+            Counting::Off => HolderCounts::Off,
+        }
+    }
+
     /// Counts one heap.
     #[inline(always)]
     pub fn add(&mut self, value: &HeapValue<'_>) {
@@ -258,6 +266,8 @@ impl HolderCounts {
             (HolderCounts::Every(counts), _) => counts.add(value),
             (HolderCounts::Top(counts), HeapValue::Word(word)) => counts.add_word(*word),
             (HolderCounts::Top(counts), _) => counts.add(value),
+            (HolderCounts::Columns(counter), _) => counter.add_word(value.limb(0)),
+            (HolderCounts::Off, _) => {}
         }
     }
 
@@ -266,6 +276,8 @@ impl HolderCounts {
         match self {
             HolderCounts::Every(counts) => counts.add_limbs(bits, limb),
             HolderCounts::Top(counts) => counts.add_limbs(bits, limb),
+            HolderCounts::Columns(counter) => counter.add_word(limb(0)),
+            HolderCounts::Off => {}
         }
     }
 
@@ -274,6 +286,10 @@ impl HolderCounts {
         match self {
             HolderCounts::Every(counts) => Some(counts.count(position)),
             HolderCounts::Top(counts) => counts.count(position),
+            HolderCounts::Columns(counter) => {
+                Some(counter.columns().get(position as usize).copied().unwrap_or(0))
+            }
+            HolderCounts::Off => None,
         }
     }
 
@@ -282,7 +298,11 @@ impl HolderCounts {
         match (self, later) {
             (HolderCounts::Every(mine), HolderCounts::Every(theirs)) => mine.merge(theirs),
             (HolderCounts::Top(mine), HolderCounts::Top(theirs)) => mine.merge(&theirs),
-            _ => unreachable!("the pieces of one pass count the same way"),
+            (HolderCounts::Columns(mine), HolderCounts::Columns(theirs)) => {
+                mine.add_columns(&theirs.columns());
+            }
+            (HolderCounts::Off, HolderCounts::Off) => {}
+            _ => unreachable!("the ranges of one pass count the same way"),
         }
     }
 }

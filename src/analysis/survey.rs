@@ -5,16 +5,7 @@
 //! Surveys of consecutive pieces of an input merge associatively.
 
 use super::rules::Counts;
-use crate::input::Heap;
-
-/// Where a heap is: its index in the instance and its first byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeapPos {
-    /// 0-based heap index.
-    pub index: u64,
-    /// 0-based offset of the heap's first byte.
-    pub offset: u64,
-}
+use crate::input::HeapPos;
 
 /// Counts and landmarks of an instance (or of a piece of one).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,12 +27,6 @@ pub struct Survey {
 }
 
 impl Survey {
-    /// Counts one heap, the `index`-th of the instance.
-    #[inline]
-    pub fn record(&mut self, index: u64, heap: &Heap<'_>) {
-        self.record_length(index, heap.offset, heap.value.bit_length());
-    }
-
     /// Counts one heap of `bits` bits, the `index`-th, at `offset`.
     #[inline]
     pub fn record_length(&mut self, index: u64, offset: u64, bits: u64) {
@@ -103,13 +88,10 @@ impl Survey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::HeapValue;
 
-    fn heap(offset: u64, value: u128) -> Heap<'static> {
-        Heap {
-            offset,
-            value: HeapValue::Word(value),
-        }
+    fn record(survey: &mut Survey, index: usize, value: u128) {
+        let bits = u64::from(128 - value.leading_zeros());
+        survey.record_length(index as u64, 10 * index as u64, bits);
     }
 
     #[test]
@@ -117,13 +99,13 @@ mod tests {
         let values = [0u128, 1, 5, 1, 0, 9];
         let mut whole = Survey::default();
         for (i, &v) in values.iter().enumerate() {
-            whole.record(i as u64, &heap(10 * i as u64, v));
+            record(&mut whole, i, v);
         }
         let mut first = Survey::default();
         let mut second = Survey::default();
         for (i, &v) in values.iter().enumerate() {
             let half = if i < 3 { &mut first } else { &mut second };
-            half.record(i as u64, &heap(10 * i as u64, v));
+            record(half, i, v);
         }
         first.merge(&second);
         assert_eq!(first, whole);

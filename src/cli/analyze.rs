@@ -1,6 +1,6 @@
 //! `nimstream analyze FILE`: the main job.
 
-use crate::analysis::{analyze_path, MemoryBudget, Options};
+use crate::{analyze_path, MemoryBudget, Options};
 use crate::error::Error;
 use crate::report::human;
 use crate::{Format, Rule};

@@ -1,7 +1,7 @@
 //! `nimstream complexity`: measure how time and working memory grow with
 //! the input, and write the table and the plots.
 
-use crate::analysis::MemoryBudget;
+use crate::MemoryBudget;
 use crate::complexity::{
     measure, render_csv, render_svg, ComplexityOptions, Exponents, Measurement,
 };

@@ -1,7 +1,7 @@
 //! `nimstream gen`: write an instance, and sum up what was written on
 //! standard error.
 
-use crate::analysis::parse_byte_size;
+use crate::parse_byte_size;
 use crate::error::Error;
 use crate::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
 use crate::output::AtomicFile;

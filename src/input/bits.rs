@@ -35,6 +35,10 @@ impl<'a> BitsScanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for BitsScanner<'a> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = skip_space(self.data, self.pos);
@@ -85,7 +89,7 @@ mod tests {
 
     #[test]
     fn tokens_longer_than_a_release_step_are_checked_to_the_end() {
-        use crate::input::source::RELEASE_STEP_BYTES;
+        use crate::input::pages::RELEASE_STEP_BYTES;
         let long = RELEASE_STEP_BYTES * 2 + 3;
         let mut data = vec![b'1'; long];
         data.extend_from_slice(b" 0");

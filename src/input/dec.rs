@@ -176,6 +176,10 @@ fn decimal_word(digits: &[u8]) -> u128 {
 }
 
 impl<'a> HeapScanner<'a> for DecScanner<'a> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = skip_space(self.data, self.pos);

@@ -3,6 +3,8 @@
 //! A format is named on the command line (`--format bits`), by a file's
 //! extension (`.bits`, case-insensitive) or, for `nimb`, by its magic bytes.
 
+use super::source::peek;
+use crate::error::Error;
 use std::fmt;
 use std::path::Path;
 
@@ -104,6 +106,21 @@ impl Format {
             _ => None,
         }
     }
+}
+
+/// The format of the file at `path` (named `name` in messages), from its
+/// extension or the `nimb` magic; a usage error when neither tells.
+pub fn detect(path: &Path, name: &str) -> Result<Format, Error> {
+    if let Some(format) = Format::from_path(path) {
+        return Ok(format);
+    }
+    if peek(path, name, 4)? == NIMB_HEADER[..4] {
+        return Ok(Format::Nimb);
+    }
+    Err(Error::Usage(format!(
+        "{name}: cannot tell the input format from the file name; pass --format \
+         (bits, hex, dec, unary, u8, u16le, u32le, u64le or nimb)"
+    )))
 }
 
 impl fmt::Display for Format {

@@ -58,6 +58,10 @@ impl<'a> HexScanner<'a> {
 }
 
 impl<'a> HeapScanner<'a> for HexScanner<'a> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let Some(start) = self.next_token() else {

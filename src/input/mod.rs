@@ -16,8 +16,10 @@
 
 mod bits;
 mod dec;
+pub mod driver;
 mod format;
 mod hex;
+pub mod lines;
 mod long;
 mod nimb;
 mod pack;
@@ -28,7 +30,8 @@ mod token;
 mod unary;
 pub mod watch;
 
-pub use format::{Format, NIMB_HEADER};
+pub use format::{detect, Format, NIMB_HEADER};
+pub use lines::line_and_column;
 pub use long::{digits_per_limb, LongHeap, LongToken};
 pub use pack::{shifted_limb, PackedDigits, TokenScratch};
 pub use pages::PageReleaser;
@@ -36,6 +39,15 @@ pub use raw::trailing_bytes_error;
 
 use crate::error::ParseError;
 use crate::nimsum::limbs;
+
+/// Where a heap is: its index in the instance and its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeapPos {
+    /// 0-based heap index.
+    pub index: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+}
 
 /// One heap as it was found in the input.
 #[derive(Clone, Debug)]
@@ -203,6 +215,9 @@ pub trait HeapScanner<'a> {
     /// The next heap, `None` at the end of the slice, or the first bad byte.
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError>;
 
+    /// How many bytes of the slice the heaps so far took (a heap boundary).
+    fn consumed(&self) -> usize;
+
     /// Calls `take` with each heap in turn, up to the end of the slice or
     /// the first error. Given `scratch`, a format may convert a heap into
     /// it in the same pass that checks it, rather than hand out its
@@ -308,6 +323,17 @@ impl<'a> HeapScanner<'a> for Scanner<'a> {
             Scanner::Nimb(s) => s.next_heap(),
         }
     }
+
+    fn consumed(&self) -> usize {
+        match self {
+            Scanner::Bits(s) => s.consumed(),
+            Scanner::Hex(s) => s.consumed(),
+            Scanner::Dec(s) => s.consumed(),
+            Scanner::Unary(s) => s.consumed(),
+            Scanner::Raw(s) => s.consumed(),
+            Scanner::Nimb(s) => s.consumed(),
+        }
+    }
 }
 
 /// The length of the longest prefix of `buffer` that ends on a heap boundary,
@@ -337,43 +363,6 @@ pub fn first_boundary(format: Format, bytes: &[u8]) -> Option<usize> {
     found.map(|i| i + 1)
 }
 
-/// Line numbers of an input read in consecutive chunks: the LFs before
-/// the current chunk and where the last line began.
-#[derive(Debug, Default)]
-pub struct LineTracker {
-    /// LFs in the chunks passed so far.
-    pub lines_before: u64,
-    line_start: u64,
-}
-
-impl LineTracker {
-    /// Line and column of absolute `offset` inside `chunk` starting at `base`.
-    pub fn locate(&self, chunk: &[u8], base: u64, offset: u64) -> (u64, u64) {
-        let (line, column) = line_and_column(chunk, (offset - base) as usize);
-        if line == 1 {
-            (self.lines_before + 1, offset - self.line_start + 1)
-        } else {
-            (self.lines_before + line, column)
-        }
-    }
-
-    /// Moves past `chunk`, whose first byte is at absolute offset `base`.
-    pub fn advance(&mut self, chunk: &[u8], base: u64) {
-        self.lines_before += bytecount::count(chunk, b'\n') as u64;
-        if let Some(lf) = memchr::memrchr(b'\n', chunk) {
-            self.line_start = base + lf as u64 + 1;
-        }
-    }
-}
-
-/// The 1-based line and column of `offset` in `data` (lines end at LF).
-pub fn line_and_column(data: &[u8], offset: usize) -> (u64, u64) {
-    let before = &data[..offset.min(data.len())];
-    let line = memchr::memchr_iter(b'\n', before).count() as u64 + 1;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |lf| lf + 1);
-    (line, (offset - line_start) as u64 + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,14 +390,6 @@ mod tests {
         let le = [1u8; 20];
         assert_eq!(HeapValue::LeBytes(&le).limb_bytes(1..5).len(), 12);
         assert!(HeapValue::Word(7).limb_bytes(0..1).is_empty());
-    }
-
-    #[test]
-    fn line_and_column_count_bytes_after_the_last_lf() {
-        let data = b"01\n10 x\n";
-        assert_eq!(line_and_column(data, 0), (1, 1));
-        assert_eq!(line_and_column(data, 6), (2, 4));
-        assert_eq!(line_and_column(data, 8), (3, 1));
     }
 
     #[test]

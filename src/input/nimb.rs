@@ -128,6 +128,10 @@ pub fn complete_prefix(buffer: &[u8], at_start: bool) -> usize {
 }
 
 impl<'a> HeapScanner<'a> for NimbScanner<'a> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         if !self.header_checked {
             self.check_header()?;

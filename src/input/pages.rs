@@ -11,11 +11,32 @@
 //! Over bytes that are not in a map (a buffer, a chunk read from a file)
 //! it does nothing.
 
-use super::source::{release_pages, RELEASE_STEP_BYTES};
-use super::{HeapValue, LineTracker};
-use memmap2::Mmap;
+use super::HeapValue;
+use memmap2::{Mmap, UncheckedAdvice};
 use std::convert::Infallible;
 use std::ops::Range;
+
+/// Pages are released in steps of this many bytes as a pass moves on.
+pub const RELEASE_STEP_BYTES: usize = 8 << 20;
+
+/// Drops the resident pages of `map` in `start..end` (rounded inward to
+/// whole pages), so that a pass over a file larger than memory keeps a
+/// bounded resident size. The bytes stay readable: touching them again
+/// reads them back from the file (or the page cache).
+pub fn release_pages(map: &Mmap, start: usize, end: usize) {
+    const PAGE: usize = 4096;
+    let first = start.div_ceil(PAGE) * PAGE;
+    let last = (end.min(map.len()) / PAGE) * PAGE;
+    if last <= first {
+        return;
+    }
+    // SAFETY: the map is a read-only file mapping that this process never
+    // writes, so MADV_DONTNEED only drops clean pages: a later read faults
+    // them back in from the file with the same contents, and every `&[u8]`
+    // into the map stays valid. The range lies inside the map. A failure
+    // only means the pages stay resident.
+    let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, first, last - first) };
+}
 
 /// Releases the resident pages of bytes a pass is done with, when they lie
 /// in a memory map.
@@ -43,20 +64,6 @@ impl<'m> PageReleaser<'m> {
         }
         let offset = start - map_start;
         release_pages(map, offset, offset + bytes.len());
-    }
-
-    /// [`line_and_column`](super::line_and_column) of `offset` in `data`,
-    /// counting lines in steps and releasing each step's pages.
-    pub fn line_and_column(&self, data: &[u8], offset: usize) -> (u64, u64) {
-        let offset = offset.min(data.len());
-        let (mut lines, mut from) = (LineTracker::default(), 0);
-        while offset - from > RELEASE_STEP_BYTES {
-            let step = &data[from..from + RELEASE_STEP_BYTES];
-            lines.advance(step, from as u64);
-            self.release(step);
-            from += RELEASE_STEP_BYTES;
-        }
-        lines.locate(&data[from..], from as u64, offset as u64)
     }
 
     /// Visits the limbs `limbs` of `value` from the most significant end
@@ -104,7 +111,6 @@ impl<'m> PageReleaser<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::line_and_column;
 
     #[test]
     fn steps_cover_the_range_top_down_without_gaps() {
@@ -123,27 +129,6 @@ mod tests {
         assert!(seen.windows(2).all(|w| w[1].end == w[0].start));
         assert!(seen.iter().all(|r| r.end - r.start <= step));
         assert_eq!(seen.last().unwrap().start, 5);
-    }
-
-    #[test]
-    fn stepped_line_counts_equal_whole_ones() {
-        let mut data = vec![b'1'; 3 * RELEASE_STEP_BYTES];
-        for lf in [5, RELEASE_STEP_BYTES - 1, RELEASE_STEP_BYTES + 7] {
-            data[lf] = b'\n';
-        }
-        for offset in [
-            0,
-            6,
-            RELEASE_STEP_BYTES,
-            2 * RELEASE_STEP_BYTES + 3,
-            data.len(),
-        ] {
-            assert_eq!(
-                PageReleaser::NONE.line_and_column(&data, offset),
-                line_and_column(&data, offset),
-                "{offset}"
-            );
-        }
     }
 
     #[test]

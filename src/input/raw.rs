@@ -37,6 +37,10 @@ pub fn trailing_bytes_error(offset: u64, count: usize, width: usize) -> ParseErr
 }
 
 impl<'a> HeapScanner<'a> for RawScanner<'a> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let rest = &self.data[self.pos..];

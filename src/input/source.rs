@@ -1,273 +1,406 @@
-//! Where the bytes come from: a memory map (or plain reads) for regular
-//! files, streaming reads for everything else (standard input, pipes, FIFOs).
+//! Where the bytes come from: a buffer in memory, a regular file, or a
+//! stream (standard input, a pipe, a FIFO), and how each pass reads them.
 //!
-//! Mapping is decided here and nowhere else. A mapped file can be read in
-//! several passes; so can a regular file read with plain reads
-//! ([`RereadFile`], for `--no-mmap` or when mapping fails); a stream only
-//! once. Regular files carry a [`Stamp`] so that a change while they are
-//! read is an error, never a wrong report (see [`super::watch`]).
+//! [`Input::open`] is the one place that tells a regular file from a
+//! stream, and [`FileInput::reading`] the one place that decides whether a
+//! pass over a regular file reads it with positioned reads or through a
+//! memory map (ripgrep's searcher makes the same decision once, per
+//! search). The map is opened the first time a pass asks for it, so a file
+//! that one pass over small buffers analyses is never mapped. Regular files
+//! carry a [`Stamp`] so that a change while they are read is an error,
+//! never a wrong report (see [`super::watch`]).
 
+use super::lines::{line_and_column, Lines};
+use super::pages::{release_pages, PageReleaser, RELEASE_STEP_BYTES};
 use super::watch::{self, MapGuard, Stamp};
-use super::{complete_prefix, Format, Heap, HeapScanner, HeapValue, LineTracker, Scanner};
-use crate::analysis::HeapPos;
+use super::Format;
 use crate::error::{Error, ParseError};
-use memmap2::{Advice, Mmap, UncheckedAdvice};
+use memmap2::{Advice, Mmap};
+use std::borrow::Cow;
 use std::fs::File;
-use std::io::{ErrorKind, Read, Seek, SeekFrom};
+use std::io::{ErrorKind, Read};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::OnceLock;
 
-/// An opened input.
-pub enum Source {
-    /// A regular file, mapped read-only.
-    Mapped(MappedFile),
-    /// A regular file read with plain reads, once per pass.
-    Reread(RereadFile),
-    /// Anything that can only be read front to back.
-    Stream(Box<dyn Read>),
+/// The name of standard input in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// An input opened for reading, with its name for messages.
+pub struct Input<'a> {
+    name: String,
+    bytes: InputBytes<'a>,
 }
 
-/// Opens `path` (named `display` in errors): maps a regular file (or,
-/// with `mmap` false, prepares plain reads of it), streams anything else,
-/// and refuses a directory.
-pub fn open(path: &Path, display: &str, mmap: bool) -> Result<Source, Error> {
-    let file = File::open(path).map_err(|e| Error::io(display, e))?;
-    let metadata = file.metadata().map_err(|e| Error::io(display, e))?;
-    if metadata.is_dir() {
-        return Err(Error::io(
-            display,
-            std::io::Error::other("is a directory, not an input file"),
-        ));
-    }
-    if !metadata.is_file() {
-        return Ok(Source::Stream(Box::new(file)));
-    }
-    let stamp = Stamp::take(file, display)?;
-    // An empty file cannot be mapped; reading it costs nothing.
-    if !mmap || stamp.len_at_open() == 0 {
-        return Ok(Source::Reread(RereadFile { stamp }));
-    }
-    // SAFETY: the map is read-only and private to this process. Another
-    // process may still truncate or rewrite the file while it is mapped:
-    // rewritten bytes are caught by the stamp when the pass ends, and a
-    // read of a truncated page raises SIGBUS, which the MapGuard of the
-    // MappedFile turns into an error line and exit status 1. Safe code
-    // only reads `&[u8]` borrowed from the map, never past its lifetime.
-    match unsafe { Mmap::map(stamp.file()) } {
-        Ok(map) => {
-            // Sequential access lets the kernel read ahead; a failure here
-            // only costs speed.
-            let _ = map.advise(Advice::Sequential);
-            let guard = MapGuard::new(&map, display);
-            Ok(Source::Mapped(MappedFile {
-                map,
-                stamp,
-                _guard: guard,
-            }))
+/// The bytes of an [`Input`].
+pub enum InputBytes<'a> {
+    /// Bytes in memory.
+    Memory(Cow<'a, [u8]>),
+    /// A regular file: read in several passes, at any offset.
+    File(FileInput),
+    /// Anything that can only be read once, front to back.
+    Stream(Box<dyn Read + 'a>),
+}
+
+impl<'a> Input<'a> {
+    /// Opens `path`, named `name` in messages (`-` is standard input,
+    /// named `<stdin>`): a regular file is read at any offset, anything
+    /// else that is not a directory as a stream. `allow_map` false keeps
+    /// every pass over a regular file to positioned reads (`--no-mmap`).
+    pub fn open(path: &Path, name: &str, allow_map: bool) -> Result<Input<'static>, Error> {
+        if name == "-" {
+            return Ok(Input::stream(Box::new(std::io::stdin()), name));
         }
-        Err(_) => Ok(Source::Reread(RereadFile { stamp })),
+        let file = File::open(path).map_err(|e| Error::io(name, e))?;
+        let metadata = file.metadata().map_err(|e| Error::io(name, e))?;
+        if metadata.is_dir() {
+            let why = std::io::Error::other("is a directory, not an input file");
+            return Err(Error::io(name, why));
+        }
+        if !metadata.is_file() {
+            return Ok(Input::stream(Box::new(file), name));
+        }
+        let file = FileInput {
+            stamp: Stamp::take(file, name)?,
+            allow_map,
+            map: OnceLock::new(),
+        };
+        Ok(Input {
+            name: name.to_string(),
+            bytes: InputBytes::File(file),
+        })
+    }
+
+    /// Bytes in memory, named `name` in messages.
+    pub fn memory(bytes: impl Into<Cow<'a, [u8]>>, name: &str) -> Input<'a> {
+        Input {
+            name: name.to_string(),
+            bytes: InputBytes::Memory(bytes.into()),
+        }
+    }
+
+    /// A stream, named `name` in messages (`-` becomes `<stdin>`).
+    pub fn stream(reader: Box<dyn Read + 'a>, name: &str) -> Input<'a> {
+        let name = if name == "-" { STDIN_NAME } else { name };
+        Input {
+            name: name.to_string(),
+            bytes: InputBytes::Stream(reader),
+        }
+    }
+
+    /// The input's name in messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where the bytes come from.
+    pub fn bytes(&self) -> &InputBytes<'a> {
+        &self.bytes
+    }
+
+    /// The input as one that can be read at any offset, unless it is a
+    /// stream.
+    pub fn random_access(&self) -> Option<RandomAccess<'_>> {
+        match &self.bytes {
+            InputBytes::Memory(bytes) => Some(RandomAccess::Memory(bytes)),
+            InputBytes::File(file) => Some(RandomAccess::File(file)),
+            InputBytes::Stream(_) => None,
+        }
+    }
+
+    /// The stream, when the input is one.
+    pub(crate) fn stream_mut(&mut self) -> Option<&mut (dyn Read + 'a)> {
+        match &mut self.bytes {
+            InputBytes::Stream(reader) => Some(reader.as_mut()),
+            _ => None,
+        }
+    }
+
+    /// The size in bytes of an input that can be read at any offset.
+    pub fn len(&self) -> Option<u64> {
+        match &self.bytes {
+            InputBytes::Memory(bytes) => Some(bytes.len() as u64),
+            InputBytes::File(file) => Some(file.stamp.len_at_open()),
+            InputBytes::Stream(_) => None,
+        }
+    }
+
+    /// Reads all of the input into memory, and names it as before.
+    pub fn into_memory(self) -> Result<Input<'a>, Error> {
+        let name = self.name;
+        let bytes: Vec<u8> = match self.bytes {
+            InputBytes::Memory(bytes) => return Ok(Input::memory(bytes, &name)),
+            InputBytes::File(file) => read_to_end(&mut file.stamp.file(), &name)?,
+            InputBytes::Stream(mut reader) => read_to_end(&mut reader, &name)?,
+        };
+        Ok(Input::memory(bytes, &name))
+    }
+
+    /// Checks that a regular file has not changed since it was opened.
+    pub fn check_unchanged(&self) -> Result<(), Error> {
+        match &self.bytes {
+            InputBytes::File(file) => file.stamp.check(),
+            _ => Ok(()),
+        }
+    }
+
+    /// The error for bad input at `offset` (of the text formats, located
+    /// at `line_col` when the caller counted lines itself, as a stream
+    /// does): a change of the file explains it first. The one place an
+    /// input error is built.
+    pub fn error_at(
+        &self,
+        format: Format,
+        offset: u64,
+        message: String,
+        line_col: Option<(u64, u64)>,
+    ) -> Error {
+        if let Err(changed) = self.check_unchanged() {
+            return changed;
+        }
+        let line_col = match (format.is_text(), line_col) {
+            (false, _) => None,
+            (true, Some(known)) => Some(known),
+            (true, None) => match self.line_and_column(offset, &[]) {
+                Ok(found) => found,
+                Err(failed) => return failed,
+            },
+        };
+        Error::Input {
+            path: self.name.clone(),
+            offset,
+            line_col,
+            message,
+        }
+    }
+
+    /// [`Input::error_at`] for a parse error.
+    pub fn parse_error(&self, format: Format, error: ParseError) -> Error {
+        self.error_at(format, error.offset, error.message, None)
+    }
+
+    /// The 1-based line and column of `offset` in an input that can be
+    /// read at any offset, not reading the byte ranges of `no_lf` (in
+    /// increasing order, known to hold no LF); the bytes read counted in
+    /// `read`. `None` for a stream, which counts its lines as it goes.
+    pub fn line_and_column(&self, offset: u64, no_lf: &[Range<u64>]) -> Result<Option<(u64, u64)>, Error> {
+        let mut read = 0;
+        self.lines_to(offset, no_lf, &mut read)
+    }
+
+    /// [`Input::line_and_column`], adding the bytes it reads to `read`.
+    pub fn lines_to(
+        &self,
+        offset: u64,
+        no_lf: &[Range<u64>],
+        read: &mut u64,
+    ) -> Result<Option<(u64, u64)>, Error> {
+        let found = match &self.bytes {
+            InputBytes::Memory(bytes) => {
+                *read += offset.min(bytes.len() as u64);
+                line_and_column(bytes, offset as usize)
+            }
+            InputBytes::File(file) => file.line_and_column(offset, no_lf, read)?,
+            InputBytes::Stream(_) => return Ok(None),
+        };
+        Ok(Some(found))
+    }
+}
+
+/// Reads `reader` to its end.
+fn read_to_end(reader: &mut impl Read, name: &str) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(name, e))?;
+    Ok(bytes)
+}
+
+/// An input that can be read at any offset: what the threads of a pass
+/// share.
+#[derive(Clone, Copy)]
+pub enum RandomAccess<'a> {
+    /// Bytes in memory.
+    Memory(&'a [u8]),
+    /// A regular file.
+    File(&'a FileInput),
+}
+
+impl RandomAccess<'_> {
+    /// The size in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            RandomAccess::Memory(bytes) => bytes.len() as u64,
+            RandomAccess::File(file) => file.stamp.len_at_open(),
+        }
+    }
+
+    /// Fills `buffer` from `offset`.
+    pub fn read_exact_at(&self, buffer: &mut [u8], offset: u64) -> Result<(), Error> {
+        match self {
+            RandomAccess::Memory(bytes) => {
+                let at = offset as usize;
+                buffer.copy_from_slice(&bytes[at..at + buffer.len()]);
+                Ok(())
+            }
+            RandomAccess::File(file) => file.read_exact_at(buffer, offset),
+        }
+    }
+}
+
+/// How a pass reads a regular file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Positioned reads (`pread`) into buffers of a fixed size.
+    Positioned,
+    /// The memory map, in place.
+    Mapped,
+}
+
+/// A regular file, read at any offset, with the size and modification
+/// time it had when it was opened.
+pub struct FileInput {
+    stamp: Stamp,
+    allow_map: bool,
+    /// The map, opened on first use (`None` inside when mapping failed).
+    map: OnceLock<Option<MappedFile>>,
+}
+
+impl FileInput {
+    /// How a pass reads the file. `heaps_in_place`: the pass needs heaps
+    /// of any length without holding them (the windowed passes, whose
+    /// working memory is one window).
+    ///
+    /// A pass over heaps that fit small buffers reads with positioned
+    /// reads: on the machines this was measured on, a `pread` into a
+    /// buffer that stays in the L2 cache reads a cached file about twice
+    /// as fast as touching mapped pages (each costs a fault on first
+    /// touch, and the kernels then read DRAM), and the process never holds
+    /// more of the file than its buffers. A pass that must read heaps of
+    /// any length reads the map: a heap is read where it lies, releasing
+    /// its pages behind, so no buffer grows with it. Without a map
+    /// (`--no-mmap`, or mapping failed) every pass uses positioned reads,
+    /// and a heap longer than a buffer is read into one that grows to
+    /// hold it.
+    pub fn reading(&self, heaps_in_place: bool) -> Reading {
+        if heaps_in_place && self.map().is_some() {
+            Reading::Mapped
+        } else {
+            Reading::Positioned
+        }
+    }
+
+    /// The size and modification time at open.
+    pub fn stamp(&self) -> &Stamp {
+        &self.stamp
+    }
+
+    /// The file's map, opened on first use: `None` if maps are not
+    /// allowed, the file is empty (an empty file cannot be mapped), or
+    /// mapping failed.
+    pub fn map(&self) -> Option<&MappedFile> {
+        if !self.allow_map || self.stamp.len_at_open() == 0 {
+            return None;
+        }
+        self.map.get_or_init(|| MappedFile::open(&self.stamp)).as_ref()
+    }
+
+    /// Fills `buffer` from `offset`; a file that ends early has shrunk.
+    pub fn read_exact_at(&self, buffer: &mut [u8], offset: u64) -> Result<(), Error> {
+        self.stamp
+            .file()
+            .read_exact_at(buffer, offset)
+            .map_err(|e| match e.kind() {
+                ErrorKind::UnexpectedEof => {
+                    watch::changed(self.stamp.name(), "it is shorter than when opened")
+                }
+                _ => Error::io(self.stamp.name(), e),
+            })
+    }
+
+    /// The line and column of `offset`: through the map if it is open
+    /// (releasing pages behind), else with positioned reads into a buffer
+    /// of at most 64 KiB, not reading the ranges of `no_lf`.
+    fn line_and_column(
+        &self,
+        offset: u64,
+        no_lf: &[Range<u64>],
+        read: &mut u64,
+    ) -> Result<(u64, u64), Error> {
+        let offset = offset.min(self.stamp.len_at_open());
+        let mut lines = Lines::default();
+        let mut skips = no_lf.iter().peekable();
+        let in_map = self.map.get().and_then(Option::as_ref);
+        let mut buffer = match in_map {
+            Some(_) => Vec::new(),
+            None => vec![0; (64 << 10).min(offset as usize)],
+        };
+        while lines.counted_to() < offset {
+            let at = lines.counted_to();
+            if let Some(skip) = skips.next_if(|s| s.start <= at) {
+                lines.skip_to(skip.end.min(offset));
+                continue;
+            }
+            let until = skips.peek().map_or(offset, |s| s.start.min(offset));
+            let piece = match in_map {
+                Some(map) => {
+                    let end = until.min(at + RELEASE_STEP_BYTES as u64);
+                    &map.map()[at as usize..end as usize]
+                }
+                None => {
+                    let want = buffer.len().min((until - at) as usize);
+                    self.read_exact_at(&mut buffer[..want], at)?;
+                    &buffer[..want]
+                }
+            };
+            lines.count(piece, at);
+            *read += piece.len() as u64;
+            if let Some(map) = in_map {
+                map.pages().release(piece);
+            }
+        }
+        Ok(lines.line_and_column(offset))
     }
 }
 
 /// A regular file mapped read-only, guarded against truncation.
 pub struct MappedFile {
     map: Mmap,
-    stamp: Stamp,
     _guard: MapGuard,
 }
 
 impl MappedFile {
+    /// Maps the file behind `stamp`; `None` when it cannot be mapped.
+    fn open(stamp: &Stamp) -> Option<MappedFile> {
+        // SAFETY: the map is read-only and private to this process. Another
+        // process may still truncate or rewrite the file while it is mapped:
+        // rewritten bytes are caught by the stamp when the pass ends, and a
+        // read of a truncated page raises SIGBUS, which the MapGuard of the
+        // MappedFile turns into an error line and exit status 1. Safe code
+        // only reads `&[u8]` borrowed from the map, never past its lifetime.
+        let map = unsafe { Mmap::map(stamp.file()) }.ok()?;
+        // Sequential access lets the kernel read ahead; a failure here only
+        // costs speed.
+        let _ = map.advise(Advice::Sequential);
+        let guard = MapGuard::new(&map, stamp.name());
+        Some(MappedFile { map, _guard: guard })
+    }
+
     /// The mapped bytes.
-    pub fn map(&self) -> &Mmap {
+    pub fn map(&self) -> &[u8] {
         &self.map
     }
 
-    /// The size and modification time at open.
-    pub fn stamp(&self) -> &Stamp {
-        &self.stamp
-    }
-}
-
-/// A regular file read front to back with plain reads, once per pass, in
-/// chunks cut at heap boundaries. A chunk grows to hold the longest heap,
-/// so memory is bounded by the chunk size or the longest heap's bytes.
-pub struct RereadFile {
-    stamp: Stamp,
-}
-
-impl RereadFile {
-    /// The size and modification time at open.
-    pub fn stamp(&self) -> &Stamp {
-        &self.stamp
+    /// Releases the map's pages behind a pass.
+    pub fn pages(&self) -> PageReleaser<'_> {
+        PageReleaser::of(&self.map)
     }
 
-    /// One pass over the file: visits every heap in order, reading chunks
-    /// of at least `chunk` bytes. Returns the number of bytes read.
-    pub fn for_each_heap(
-        &self,
-        format: Format,
-        chunk: usize,
-        mut visit: impl FnMut(&Heap<'_>),
-    ) -> Result<u64, Error> {
-        self.chunks_from(0, format, chunk, |piece, base| {
-            let mut scanner = Scanner::new(format, piece, base);
-            while let Some(heap) = scanner
-                .next_heap()
-                .map_err(|e| self.input_error(format, e))?
-            {
-                visit(&heap);
-            }
-            Ok(true)
-        })
+    /// Drops the resident pages of `start..end`.
+    pub fn release(&self, start: usize, end: usize) {
+        release_pages(&self.map, start, end);
     }
-
-    /// One pass that stops at the first heap for which `wanted` holds:
-    /// its position (index and offset), and the number of bytes read.
-    pub fn find_heap(
-        &self,
-        format: Format,
-        chunk: usize,
-        wanted: impl Fn(&Heap<'_>) -> bool,
-    ) -> Result<(Option<HeapPos>, u64), Error> {
-        let (mut index, mut found) = (0, None);
-        let read = self.chunks_from(0, format, chunk, |piece, base| {
-            let mut scanner = Scanner::new(format, piece, base);
-            while let Some(heap) = scanner
-                .next_heap()
-                .map_err(|e| self.input_error(format, e))?
-            {
-                if wanted(&heap) {
-                    found = Some(HeapPos {
-                        index,
-                        offset: heap.offset,
-                    });
-                    return Ok(false);
-                }
-                index += 1;
-            }
-            Ok(true)
-        })?;
-        Ok((found, read))
-    }
-
-    /// The heap that starts at `offset`, copied out as limbs.
-    pub fn heap_at(&self, format: Format, offset: u64) -> Result<Heap<'static>, Error> {
-        let mut found = None;
-        self.chunks_from(offset, format, 4096, |piece, base| {
-            let mut scanner = Scanner::new(format, piece, base);
-            found = scanner
-                .next_heap()
-                .map_err(|e| self.input_error(format, e))?
-                .map(|heap| Heap {
-                    offset: heap.offset,
-                    value: HeapValue::Limbs(heap.value.to_limbs()),
-                });
-            Ok(found.is_none())
-        })?;
-        // The heap was read before: if it is gone, the file changed.
-        found.ok_or_else(|| watch::changed(self.stamp.name(), "a heap read before is gone"))
-    }
-
-    /// Feeds `piece(bytes, base)` the file from `start` in chunks that end
-    /// on heap boundaries (the last one at the end of the file), until it
-    /// returns false. Returns the number of bytes read.
-    fn chunks_from(
-        &self,
-        start: u64,
-        format: Format,
-        chunk: usize,
-        mut piece: impl FnMut(&[u8], u64) -> Result<bool, Error>,
-    ) -> Result<u64, Error> {
-        let mut file = self.stamp.file();
-        file.seek(SeekFrom::Start(start))
-            .map_err(|e| Error::io(self.stamp.name(), e))?;
-        let mut buffer: Vec<u8> = Vec::with_capacity(chunk);
-        let mut base = start;
-        loop {
-            if buffer.len() == buffer.capacity() {
-                buffer.reserve(buffer.capacity());
-            }
-            let eof = fill(&mut file, &mut buffer).map_err(|e| Error::io(self.stamp.name(), e))?;
-            let usable = if eof {
-                buffer.len()
-            } else {
-                complete_prefix(format, &buffer, base == 0)
-            };
-            if usable > 0 || eof {
-                let more = piece(&buffer[..usable], base)?;
-                buffer.drain(..usable);
-                base += usable as u64;
-                if !more || eof {
-                    return Ok(base - start);
-                }
-            }
-        }
-    }
-
-    fn input_error(&self, format: Format, error: ParseError) -> Error {
-        input_error(&self.stamp, format, error)
-    }
-}
-
-/// A parse error in the file behind `stamp`, with its line and column for
-/// text formats; a change of the file explains it first.
-pub fn input_error(stamp: &Stamp, format: Format, error: ParseError) -> Error {
-    if let Err(changed) = stamp.check() {
-        return changed;
-    }
-    let line_col = if format.is_text() {
-        match line_and_column_at(stamp.file(), stamp.name(), error.offset) {
-            Ok(at) => Some(at),
-            Err(io) => return io,
-        }
-    } else {
-        None
-    };
-    Error::Input {
-        path: stamp.name().to_string(),
-        offset: error.offset,
-        line_col,
-        message: error.message,
-    }
-}
-
-/// The 1-based line and column of `offset` in `file` (named `name` in
-/// errors; lines end at LF), read with positioned reads.
-pub fn line_and_column_at(file: &File, name: &str, offset: u64) -> Result<(u64, u64), Error> {
-    line_and_column_skipping(file, name, offset, &[])
-}
-
-/// [`line_and_column_at`], without reading the byte ranges of `no_lf`
-/// (in increasing order), known to hold no LF.
-pub fn line_and_column_skipping(
-    file: &File,
-    name: &str,
-    offset: u64,
-    no_lf: &[Range<u64>],
-) -> Result<(u64, u64), Error> {
-    let mut buffer = vec![0; (64 << 10).min(usize::try_from(offset).unwrap_or(usize::MAX))];
-    let (mut lines, mut read) = (LineTracker::default(), 0u64);
-    let mut skips = no_lf.iter().peekable();
-    while read < offset {
-        while let Some(skip) = skips.next_if(|s| s.start <= read) {
-            read = read.max(skip.end.min(offset));
-        }
-        let next_skip = skips.peek().map_or(offset, |s| s.start.min(offset));
-        let want = buffer.len().min((next_skip - read) as usize);
-        if want == 0 {
-            continue;
-        }
-        let n = match file.read_at(&mut buffer[..want], read) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::io(name, e)),
-        };
-        lines.advance(&buffer[..n], read);
-        read += n as u64;
-    }
-    Ok(lines.locate(&[], offset, offset))
 }
 
 /// Reads until the buffer is full or the input ends; true at the end.
@@ -289,84 +422,72 @@ pub fn fill(reader: &mut (impl Read + ?Sized), buffer: &mut Vec<u8>) -> std::io:
 }
 
 /// Reads the first bytes of `path` (up to `len`), for magic detection.
-pub fn peek(path: &Path, display: &str, len: usize) -> Result<Vec<u8>, Error> {
-    let mut file = File::open(path).map_err(|e| Error::io(display, e))?;
+pub fn peek(path: &Path, name: &str, len: usize) -> Result<Vec<u8>, Error> {
+    let mut file = File::open(path).map_err(|e| Error::io(name, e))?;
     let mut head = Vec::with_capacity(len);
     (&mut file)
         .take(len as u64)
         .read_to_end(&mut head)
-        .map_err(|e| Error::io(display, e))?;
+        .map_err(|e| Error::io(name, e))?;
     Ok(head)
-}
-
-/// Pages are released in steps of this many bytes as a pass moves on.
-pub const RELEASE_STEP_BYTES: usize = 8 << 20;
-
-/// Drops the resident pages of `map` in `start..end` (rounded inward to
-/// whole pages), so that a pass over a file larger than memory keeps a
-/// bounded resident size. The bytes stay readable: touching them again
-/// reads them back from the file (or the page cache).
-pub fn release_pages(map: &Mmap, start: usize, end: usize) {
-    const PAGE: usize = 4096;
-    let first = start.div_ceil(PAGE) * PAGE;
-    let last = (end.min(map.len()) / PAGE) * PAGE;
-    if last <= first {
-        return;
-    }
-    // SAFETY: the map is a read-only file mapping that this process never
-    // writes, so MADV_DONTNEED only drops clean pages: a later read faults
-    // them back in from the file with the same contents, and every `&[u8]`
-    // into the map stays valid. The range lies inside the map. A failure
-    // only means the pages stay resident.
-    let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, first, last - first) };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn reread(bytes: &[u8]) -> (tempfile::NamedTempFile, RereadFile) {
+    fn file_input(bytes: &[u8], allow_map: bool) -> (tempfile::NamedTempFile, Input<'static>) {
         let file = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(file.path(), bytes).unwrap();
-        let source = open(file.path(), "t", false).unwrap();
-        let Source::Reread(reread) = source else {
-            panic!("--no-mmap reads a regular file with plain reads");
-        };
-        (file, reread)
+        let input = Input::open(file.path(), "t", allow_map).unwrap();
+        (file, input)
     }
 
     #[test]
-    fn lines_and_columns_are_counted_across_read_buffers() {
+    fn lines_and_columns_are_counted_across_reads_and_steps_of_the_map() {
         let mut text = Vec::new();
         for i in 0..30_000 {
             text.extend_from_slice(if i % 7 == 0 { b"1\n" } else { b"101 " });
         }
-        let (_file, reread) = reread(&text);
-        for offset in [0, 1, 65_535, 65_536, 65_537, 100_000, text.len() as u64 - 1] {
-            assert_eq!(
-                line_and_column_at(reread.stamp().file(), "t", offset).unwrap(),
-                crate::input::line_and_column(&text, offset as usize),
-                "offset {offset}"
-            );
+        for allow_map in [false, true] {
+            let (_file, input) = file_input(&text, allow_map);
+            if let InputBytes::File(file) = input.bytes() {
+                // Open the map, as a windowed pass would.
+                assert_eq!(file.map().is_some(), allow_map);
+            }
+            for offset in [0, 1, 65_535, 65_536, 65_537, 100_000, text.len() as u64 - 1] {
+                assert_eq!(
+                    input.line_and_column(offset, &[]).unwrap(),
+                    Some(line_and_column(&text, offset as usize)),
+                    "offset {offset}"
+                );
+            }
         }
     }
 
     #[test]
-    fn a_pass_in_small_chunks_sees_every_heap_and_long_heaps_whole() {
-        let mut text = vec![b'1'; 10_000];
-        text.extend_from_slice(b" 10 ");
-        text.extend(vec![b'1'; 5_000]);
-        let (_file, reread) = reread(&text);
-        let mut seen = Vec::new();
-        let bytes = reread
-            .for_each_heap(Format::Bits, 4096, |heap| {
-                seen.push((heap.offset, heap.value.bit_length()))
-            })
-            .unwrap();
-        assert_eq!(bytes, text.len() as u64);
-        assert_eq!(seen, [(0, 10_000), (10_001, 2), (10_004, 5_000)]);
-        let heap = reread.heap_at(Format::Bits, 10_004).unwrap();
-        assert_eq!(heap.value.bit_length(), 5_000);
-        assert_eq!(heap.value.limb(0), u64::MAX);
+    fn a_file_is_mapped_only_when_a_pass_asks() {
+        let (_file, input) = file_input(b"1 10 11", true);
+        let InputBytes::File(file) = input.bytes() else {
+            panic!("a regular file");
+        };
+        assert_eq!(file.reading(false), Reading::Positioned);
+        assert!(file.map.get().is_none(), "mapped without being read");
+        assert_eq!(file.reading(true), Reading::Mapped);
+        let (_file, unmapped) = file_input(b"1 10 11", false);
+        let InputBytes::File(file) = unmapped.bytes() else {
+            panic!("a regular file");
+        };
+        assert_eq!(file.reading(true), Reading::Positioned);
+    }
+
+    #[test]
+    fn directories_are_refused_and_other_files_stream() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = Input::open(dir.path(), "d", true).err().unwrap();
+        assert!(error.to_string().contains("is a directory"), "{error}");
+        let null = Input::open(Path::new("/dev/null"), "n", true).unwrap();
+        assert!(matches!(null.bytes(), InputBytes::Stream(_)));
+        assert_eq!(Input::stream(Box::new(&b""[..]), "-").name(), STDIN_NAME);
     }
 }

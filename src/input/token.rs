@@ -8,7 +8,7 @@
 //! vectorises, and the block that ends the run is searched again.
 
 use super::pages::PageReleaser;
-use super::source::RELEASE_STEP_BYTES;
+use super::pages::RELEASE_STEP_BYTES;
 use crate::error::ParseError;
 
 /// The separator bytes of the token formats: space, tab, LF and CR.

@@ -5,7 +5,7 @@
 //! when it is not empty.
 
 use super::pages::PageReleaser;
-use super::source::RELEASE_STEP_BYTES;
+use super::pages::RELEASE_STEP_BYTES;
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 
@@ -106,6 +106,10 @@ fn first_not_one(line: &[u8]) -> Option<usize> {
 }
 
 impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
+    fn consumed(&self) -> usize {
+        self.pos
+    }
+
     #[inline]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = self.pos;

@@ -2,9 +2,8 @@
 //! positions, held as little-endian 64-bit limbs.
 //!
 //! A window is limb-aligned: it covers bits `64·first_limb ..
-//! 64·(first_limb + len)`. The analysis runs one window per pass, from the
-//! most significant end; when every heap fits in one window, a
-//! [`GrowingAccumulator`] computes the whole nim-sum during the survey.
+//! 64·(first_limb + len)`. The windowed passes run one window per pass,
+//! from the most significant end.
 
 pub mod columns;
 pub mod limbs;
@@ -30,11 +29,6 @@ impl WindowAccumulator {
         }
     }
 
-    /// A window holding limbs that were already computed.
-    pub fn from_limbs(first_limb: u64, limbs: Vec<u64>) -> Self {
-        WindowAccumulator { first_limb, limbs }
-    }
-
     /// XORs the heap's bits in this window into it; `pages` releases the
     /// input behind a long heap.
     #[inline]
@@ -51,79 +45,29 @@ impl WindowAccumulator {
         }
     }
 
-    /// The index of the window's lowest limb.
-    pub fn first_limb(&self) -> u64 {
-        self.first_limb
-    }
-
     /// The window's limbs, least significant first.
-    pub fn limbs(&self) -> &[u64] {
-        &self.limbs
-    }
-
-    /// The absolute position of the highest set bit, if any.
-    pub fn highest_bit(&self) -> Option<u64> {
-        let top = self.limbs.iter().rposition(|&limb| limb != 0)?;
-        let within = 63 - u64::from(self.limbs[top].leading_zeros());
-        Some(64 * (self.first_limb + top as u64) + within)
+    pub fn into_limbs(self) -> Vec<u64> {
+        self.limbs
     }
 }
 
-/// The whole nim-sum from bit 0 up, grown as longer heaps arrive, until it
-/// would pass its limb budget; then it gives up and frees its limbs.
-#[derive(Debug)]
-pub struct GrowingAccumulator {
-    limbs: Vec<u64>,
-    max_limbs: u64,
-    overflowed: bool,
+/// The position of the highest set bit of `limbs`, the limbs of a number
+/// from limb `first_limb` up (`None` when they are all zero).
+pub fn highest_bit(first_limb: u64, limbs: &[u64]) -> Option<u64> {
+    let top = limbs.iter().rposition(|&limb| limb != 0)?;
+    let within = 63 - u64::from(limbs[top].leading_zeros());
+    Some(64 * (first_limb + top as u64) + within)
 }
 
-impl GrowingAccumulator {
-    /// An empty accumulator that may grow to `max_limbs` limbs.
-    pub fn new(max_limbs: u64) -> Self {
-        GrowingAccumulator {
-            limbs: Vec::new(),
-            max_limbs,
-            overflowed: false,
-        }
-    }
+/// The bit length of little-endian limbs.
+pub fn bit_length(limbs: &[u64]) -> u64 {
+    highest_bit(0, limbs).map_or(0, |top| top + 1)
+}
 
-    /// XORs a whole heap in (`pages` releases the input behind a long
-    /// heap); returns false (and stops for good) once a heap needs more
-    /// limbs than the budget allows.
-    #[inline]
-    pub fn xor(&mut self, value: &HeapValue<'_>, pages: PageReleaser<'_>) -> bool {
-        if self.overflowed {
-            return false;
-        }
-        let needed = value.bit_length().div_ceil(64);
-        if needed > self.max_limbs {
-            self.overflowed = true;
-            self.limbs = Vec::new();
-            return false;
-        }
-        let needed = needed as usize;
-        if needed > self.limbs.len() {
-            self.grow(needed);
-        }
-        pages.xor_window(value, 0, &mut self.limbs[..needed]);
-        true
-    }
-
-    /// Grows to at least `needed` limbs, doubling but never past the budget.
-    fn grow(&mut self, needed: usize) {
-        let target = needed
-            .max(2 * self.limbs.len())
-            .min(self.max_limbs as usize)
-            .max(needed);
-        self.limbs.reserve_exact(target - self.limbs.len());
-        self.limbs.resize(target, 0);
-    }
-
-    /// The nim-sum, unless some heap was longer than the budget.
-    pub fn finish(self) -> Option<WindowAccumulator> {
-        (!self.overflowed).then(|| WindowAccumulator::from_limbs(0, self.limbs))
-    }
+/// Little-endian limbs without their high zero limbs.
+pub fn trimmed(mut limbs: Vec<u64>) -> Vec<u64> {
+    limbs.truncate(limbs.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1));
+    limbs
 }
 
 /// XORs `other` into `sum`, keeping the longer of the two vectors as the
@@ -153,7 +97,7 @@ mod tests {
         let mut check = WindowAccumulator::new(0, 2);
         check.xor(&a, PageReleaser::NONE);
         check.merge(&c);
-        assert_eq!(check.limbs(), &[u64::MAX, 0xff]);
+        assert_eq!(check.into_limbs(), [u64::MAX, 0xff]);
     }
 
     #[test]
@@ -161,20 +105,18 @@ mod tests {
         let value = HeapValue::Limbs(vec![1, 2, 3]);
         let mut middle = WindowAccumulator::new(1, 1);
         middle.xor(&value, PageReleaser::NONE);
-        assert_eq!(middle.limbs(), &[2]);
-        assert_eq!(middle.highest_bit(), Some(65));
+        let limbs = middle.into_limbs();
+        assert_eq!(limbs, [2]);
+        assert_eq!(highest_bit(1, &limbs), Some(65));
     }
 
     #[test]
-    fn the_growing_accumulator_gives_up_past_its_budget() {
-        let mut small = GrowingAccumulator::new(1);
-        assert!(small.xor(&HeapValue::Word(u128::from(u64::MAX)), PageReleaser::NONE));
-        assert!(!small.xor(&HeapValue::Word(1 << 64), PageReleaser::NONE));
-        assert!(small.finish().is_none());
-
-        let mut fits = GrowingAccumulator::new(2);
-        fits.xor(&HeapValue::Word(3), PageReleaser::NONE);
-        fits.xor(&HeapValue::Word(1 << 64), PageReleaser::NONE);
-        assert_eq!(fits.finish().unwrap().limbs(), &[3, 1]);
+    fn lengths_and_top_bits_ignore_high_zero_limbs() {
+        assert_eq!(bit_length(&[5, 0, 0]), 3);
+        assert_eq!(bit_length(&[0, 1]), 65);
+        assert_eq!(bit_length(&[]), 0);
+        assert_eq!(highest_bit(2, &[0, 2]), Some(64 * 3 + 1));
+        assert_eq!(trimmed(vec![1, 0, 2, 0, 0]), vec![1, 0, 2]);
+        assert!(trimmed(vec![0, 0]).is_empty());
     }
 }

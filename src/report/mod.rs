@@ -1,13 +1,14 @@
-//! The report of an analysis: plain data, serialised as JSON schema 1, and
-//! rendered for people by [`human`].
+//! The report of an analysis: plain data built from the analysis's facts,
+//! serialised as JSON schema 1, and rendered for people by [`human`].
 //!
 //! Every field of the schema is always present; a value that is unknown
 //! (with `--decide`) or does not exist (no move) is `null`, never skipped.
 
 pub mod human;
 
-use crate::analysis::{Player, Rule};
+use crate::analysis::{Cost, Facts, MoveFacts, Number, Player, Rule};
 use crate::input::Format;
+use num_bigint::BigUint;
 use serde::Serialize;
 
 /// The JSON report, schema 1 (field order as in the specification).
@@ -66,6 +67,30 @@ pub struct Value {
     pub dec: Option<String>,
 }
 
+impl Value {
+    /// A number's bit length, and its digits when the analysis kept them.
+    fn of(number: &Number) -> Value {
+        let digits = number.limbs.as_deref().map(|limbs| {
+            let value = BigUint::from_slice(&limbs_as_u32(limbs));
+            (value.to_str_radix(16), value.to_string())
+        });
+        let (hex, dec) = digits.unzip();
+        Value {
+            bit_length: number.bit_length,
+            hex,
+            dec,
+        }
+    }
+}
+
+/// Little-endian 64-bit limbs as little-endian 32-bit digits.
+fn limbs_as_u32(limbs: &[u64]) -> Vec<u32> {
+    limbs
+        .iter()
+        .flat_map(|&limb| [limb as u32, (limb >> 32) as u32])
+        .collect()
+}
+
 /// The winning move.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Move {
@@ -81,6 +106,19 @@ pub struct Move {
     pub to: Value,
     /// The number of tokens taken.
     pub remove: Value,
+}
+
+impl Move {
+    fn of(found: &MoveFacts) -> Move {
+        Move {
+            heap: found.heap,
+            offset: found.offset,
+            line: found.line,
+            from: Value::of(&found.from),
+            to: Value::of(&found.to),
+            remove: Value::of(&found.remove),
+        }
+    }
 }
 
 /// What the analysis cost, measured.
@@ -102,9 +140,60 @@ pub struct Stats {
     pub window_bits: u64,
 }
 
+impl Stats {
+    fn of(cost: &Cost) -> Stats {
+        Stats {
+            passes: cost.passes,
+            bytes_scanned: cost.bytes_scanned,
+            working_memory_bytes: cost.working_memory_bytes,
+            threads: cost.threads,
+            seconds: cost.seconds,
+            window_bits: cost.window_bits,
+        }
+    }
+}
+
 impl Report {
+    /// The report of what an analysis of `input` under `rule` found.
+    pub(crate) fn new(facts: Facts, input: InputInfo, rule: Rule) -> Report {
+        let survey = &facts.survey;
+        Report {
+            schema: 1,
+            input,
+            rule,
+            heaps: survey.heaps,
+            nonzero_heaps: survey.nonzero,
+            ones: survey.ones,
+            big: survey.big,
+            max_bit_length: survey.max_bit_length,
+            nim_sum: facts.nim_sum.as_ref().map(Value::of),
+            msb: facts.msb,
+            winner: facts.winner,
+            winning_moves: facts.winning_moves,
+            winning_move: facts.winning_move.as_ref().map(Move::of),
+            stats: Stats::of(&facts.cost),
+        }
+    }
+
     /// The report as one line of JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a report always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_render_inline_only_when_kept() {
+        let small = Value::of(&Number::new(5, &[0x1f], 8));
+        assert_eq!(small.hex.as_deref(), Some("1f"));
+        assert_eq!(small.dec.as_deref(), Some("31"));
+        let zero = Value::of(&Number::new(0, &[], 0));
+        assert_eq!((zero.hex.as_deref(), zero.dec.as_deref()), (Some("0"), Some("0")));
+        assert_eq!(Value::of(&Number::new(9, &[0x1ff], 8)).hex, None);
+        let wide = Value::of(&Number::new(65, &[0, 1], 4096));
+        assert_eq!(wide.dec.as_deref(), Some("18446744073709551616"));
     }
 }

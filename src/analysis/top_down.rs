@@ -1,62 +1,11 @@
 //! Big values produced window by window, most significant limb first: the
-//! nim-sum and the move's target are written to `bits` files as they
-//! stream, their low limbs kept for the report when they are short enough,
-//! and the removed amount's bit length found without holding either.
+//! nim-sum and the move's target stream to their `bits` files, their low
+//! limbs kept for the report when they are short enough, and the removed
+//! amount's bit length is found without holding either.
 
-use crate::encode::limb_binary_digits;
+use super::facts::Number;
 use crate::error::Error;
-use crate::input::HeapValue;
-use crate::memory::outside_working_memory;
-use crate::output::AtomicFile;
-use crate::report::Value;
-use num_bigint::BigUint;
-use std::io::Write;
-use std::path::Path;
-
-/// A `bits` text file written limb by limb from the most significant end:
-/// no leading zeros, `0` for zero, one trailing LF.
-pub struct BitsFile {
-    file: AtomicFile,
-    path: String,
-    started: bool,
-}
-
-impl BitsFile {
-    /// Starts writing to `path` (completed by [`BitsFile::finish`]).
-    pub fn create(path: &Path) -> Result<BitsFile, Error> {
-        Ok(BitsFile {
-            file: AtomicFile::create(path)?,
-            path: path.display().to_string(),
-            started: false,
-        })
-    }
-
-    /// Appends the next limb (the next 64 bits going down).
-    pub fn push(&mut self, limb: u64) -> Result<(), Error> {
-        let skip = if self.started {
-            0
-        } else if limb == 0 {
-            return Ok(());
-        } else {
-            self.started = true;
-            limb.leading_zeros() as usize
-        };
-        self.write(&limb_binary_digits(limb)[skip..])
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        self.file
-            .write_all(bytes)
-            .map_err(|e| Error::io(&self.path, e))
-    }
-
-    /// Ends the number (writing `0` if it had no set bit) and commits the file.
-    pub fn finish(mut self) -> Result<(), Error> {
-        let tail: &[u8] = if self.started { b"\n" } else { b"0\n" };
-        self.write(tail)?;
-        self.file.commit()
-    }
-}
+use crate::output::BitsFile;
 
 /// A value arriving most significant limb first: its bit length, its low
 /// limbs (enough for the report), and optionally a `bits` file.
@@ -98,55 +47,14 @@ impl TopDownValue {
         &self.low_limbs
     }
 
-    /// Commits the file and reports the value.
-    pub fn finish(self, inline_bits: u64) -> Result<Value, Error> {
+    /// Commits the file and gives the value.
+    pub fn finish(self, inline_bits: u64) -> Result<Number, Error> {
         if let Some(file) = self.file {
             file.finish()?;
         }
         let bit_length = self.bit_length.unwrap_or(0);
-        Ok(value_from_limbs(bit_length, &self.low_limbs, inline_bits))
+        Ok(Number::new(bit_length, &self.low_limbs, inline_bits))
     }
-}
-
-/// The report of a value of `bit_length` bits whose low limbs are `limbs`
-/// (hex and dec only when it is at most `inline_bits` long).
-pub fn value_from_limbs(bit_length: u64, limbs: &[u64], inline_bits: u64) -> Value {
-    if bit_length > inline_bits {
-        return Value {
-            bit_length,
-            hex: None,
-            dec: None,
-        };
-    }
-    let used = bit_length.div_ceil(64) as usize;
-    let (hex, dec) = outside_working_memory(|| {
-        let number = limbs_to_biguint(&limbs[..used]);
-        (number.to_str_radix(16), number.to_string())
-    });
-    Value {
-        bit_length,
-        hex: Some(hex),
-        dec: Some(dec),
-    }
-}
-
-/// A heap's value for the report.
-pub fn heap_value_report(value: &HeapValue<'_>, inline_bits: u64) -> Value {
-    let bit_length = value.bit_length();
-    if bit_length > inline_bits {
-        return value_from_limbs(bit_length, &[], inline_bits);
-    }
-    value_from_limbs(bit_length, &value.to_limbs(), inline_bits)
-}
-
-/// Little-endian limbs as a num-bigint number.
-pub fn limbs_to_biguint(limbs: &[u64]) -> BigUint {
-    let mut digits = Vec::with_capacity(limbs.len() * 2);
-    for &limb in limbs {
-        digits.push(limb as u32);
-        digits.push((limb >> 32) as u32);
-    }
-    BigUint::new(digits)
 }
 
 /// The bit length of `remove = x − (x ⊕ g)`, found from the most
@@ -252,18 +160,5 @@ mod tests {
     #[test]
     fn subtraction_borrows_across_limbs() {
         assert_eq!(subtract_low_limbs(&[0, 1], &[1]), vec![u64::MAX, 0]);
-    }
-
-    #[test]
-    fn values_render_inline_only_when_short() {
-        let small = value_from_limbs(5, &[0x1f], 8);
-        assert_eq!(small.hex.as_deref(), Some("1f"));
-        assert_eq!(small.dec.as_deref(), Some("31"));
-        let zero = value_from_limbs(0, &[], 0);
-        assert_eq!(
-            (zero.hex.as_deref(), zero.dec.as_deref()),
-            (Some("0"), Some("0"))
-        );
-        assert_eq!(value_from_limbs(9, &[0x1ff], 8).hex, None);
     }
 }

@@ -1,0 +1,104 @@
+//! What an analysis found, as numbers: the facts the report is built
+//! from ([`crate::report::Report`] renders them as JSON or text).
+
+use super::rules::Player;
+use super::survey::Survey;
+use crate::input::HeapValue;
+use crate::working_memory::outside_working_memory;
+
+/// A number of any size: its bit length, and its limbs when it is short
+/// enough to be written into the report (`--inline-bits`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Number {
+    /// Number of bits (0 for zero).
+    pub bit_length: u64,
+    /// Little-endian limbs, `bit_length.div_ceil(64)` of them, when the
+    /// bit length is at most the inline bits.
+    pub limbs: Option<Vec<u64>>,
+}
+
+impl Number {
+    /// A number of `bit_length` bits whose low limbs are `limbs` (at
+    /// least as many as it has, when it is at most `inline_bits` long).
+    /// The copy kept is output, the size the user asked for with
+    /// `--inline-bits`, not working memory of the analysis.
+    pub fn new(bit_length: u64, limbs: &[u64], inline_bits: u64) -> Number {
+        let inline = bit_length <= inline_bits;
+        let used = bit_length.div_ceil(64) as usize;
+        Number {
+            bit_length,
+            limbs: inline.then(|| outside_working_memory(|| limbs[..used].to_vec())),
+        }
+    }
+
+    /// A number of `bit_length` bits, its limbs unknown (too long to
+    /// write out).
+    pub fn long(bit_length: u64) -> Number {
+        Number {
+            bit_length,
+            limbs: None,
+        }
+    }
+
+    /// A heap's value, its limbs read only when they are written out.
+    pub fn of_heap(value: &HeapValue<'_>, inline_bits: u64) -> Number {
+        let bit_length = value.bit_length();
+        match bit_length <= inline_bits {
+            true => outside_working_memory(|| Number::new(bit_length, &value.to_limbs(), inline_bits)),
+            false => Number::long(bit_length),
+        }
+    }
+}
+
+/// The winning move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveFacts {
+    /// 0-based heap index.
+    pub heap: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// 1-based line of that byte (text formats only).
+    pub line: Option<u64>,
+    /// The heap's value.
+    pub from: Number,
+    /// The value to leave on the heap.
+    pub to: Number,
+    /// The number of tokens taken.
+    pub remove: Number,
+}
+
+/// What the analysis cost, measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// Passes over the input.
+    pub passes: u64,
+    /// Bytes read, every read of the input together.
+    pub bytes_scanned: u64,
+    /// Peak bytes allocated by the analysis (counting allocator).
+    pub working_memory_bytes: u64,
+    /// Most ranges read at once (threads).
+    pub threads: u64,
+    /// Wall-clock time.
+    pub seconds: f64,
+    /// Bits of nim-sum one pass holds.
+    pub window_bits: u64,
+}
+
+/// Everything an analysis found (SPEC sections 1 and 3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Facts {
+    /// Counts and landmarks of the heaps.
+    pub survey: Survey,
+    /// The nim-sum (`None` when `--decide` stopped before it was known).
+    pub nim_sum: Option<Number>,
+    /// The nim-sum's highest set bit.
+    pub msb: Option<u64>,
+    /// Who wins with perfect play.
+    pub winner: Player,
+    /// How many heaps admit a winning move (`None` when unknown).
+    pub winning_moves: Option<u64>,
+    /// The deterministic winning move.
+    pub winning_move: Option<MoveFacts>,
+    /// What it cost.
+    pub cost: Cost,
+}

@@ -1,0 +1,324 @@
+//! The one-pass fold: everything the rules need from one read of the
+//! input. Each heap goes into the survey, the nim-sum, the counts of the
+//! heaps holding each bit ([`super::counts`]) and, when the move is
+//! wanted, the candidates for it: the first holder of every bit
+//! ([`super::candidates`]), among which the move's heap is, whatever the
+//! msb turns out to be.
+//!
+//! A stream and an input read at any offset under the default budget are
+//! analysed by this pass alone, on all threads for the latter (the ranges'
+//! folds merge in file order). It is also the first of the windowed
+//! passes, keeping no candidates, with the nim-sum bounded by the window.
+//! Either way, a heap wider than the window ends the nim-sum and the
+//! candidates (the windowed passes compute them) but not the survey and
+//! the counts; on a stream, which cannot be read again, it is an error.
+//!
+//! The ranges share one sum for the tokens read in pieces, so that only
+//! one vector of their length exists, and the first such token becomes it
+//! rather than being copied.
+
+use super::budget::{Counting, Plan};
+use super::candidates::{Candidates, HeapInFile};
+use super::counts::HolderCounts;
+use super::raw_arrays::Block;
+use super::survey::Survey;
+use crate::error::Error;
+use crate::input::driver::{each_element, At, Fold};
+use crate::input::{Format, Heap, HeapPos, HeapValue, LongHeap};
+use crate::nimsum::{trimmed, xor_keeping_longer, ByShift};
+use std::sync::Mutex;
+
+/// What the folds of every range of the pass share.
+pub struct Shared<'n> {
+    /// The most bits of nim-sum the pass holds.
+    window_bits: u64,
+    format: Format,
+    /// The input's name in messages.
+    name: &'n str,
+    /// Whether the input is a stream (a heap wider than the window is an
+    /// error there).
+    stream: bool,
+    counting: Counting,
+    keep_candidates: bool,
+    pack_tokens: bool,
+    /// The sum of the tokens read in pieces.
+    long_sum: Mutex<Vec<u64>>,
+}
+
+impl<'n> Shared<'n> {
+    /// The settings of the first pass of an analysis under `plan`; `move_wanted`:
+    /// whether the candidates for the move are kept.
+    pub fn new(plan: &Plan, format: Format, name: &'n str, stream: bool, move_wanted: bool) -> Self {
+        Shared {
+            window_bits: plan.window_bits,
+            format,
+            name,
+            stream,
+            counting: plan.counting,
+            keep_candidates: plan.one_pass && move_wanted,
+            pack_tokens: plan.one_pass && !stream,
+            long_sum: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// XORs a token read in pieces into the shared sum, straight from its
+    /// packed digits; returns a buffer to reuse. A token longer than the
+    /// sum is turned into limbs and becomes the sum, so that no memory is
+    /// allocated (and no page touched) for it.
+    fn xor_long(&self, long: LongHeap) -> Vec<u64> {
+        let mut sum = self.long_sum.lock().expect("a range thread does not panic");
+        if long.limbs() <= sum.len() {
+            long.xor_into(&mut sum);
+            return long.into_buffer();
+        }
+        xor_keeping_longer(&mut sum, long.into_limbs())
+    }
+}
+
+/// The nim-sum of the heaps so far.
+#[derive(Debug)]
+struct Sum {
+    limbs: Vec<u64>,
+    /// The packed tokens' part, shifted when it is read.
+    by_shift: ByShift,
+}
+
+impl Sum {
+    fn new() -> Sum {
+        // Two limbs from the start: the XOR of a word needs no check.
+        Sum {
+            limbs: vec![0; 2],
+            by_shift: ByShift::default(),
+        }
+    }
+
+    /// XORs `value` in; `at` releases the pages of a long heap in a map.
+    #[inline(always)]
+    fn xor(&mut self, value: &HeapValue<'_>, at: &At<'_>) {
+        if let (HeapValue::Word(word), [low, high, ..]) = (value, self.limbs.as_mut_slice()) {
+            *low ^= *word as u64;
+            *high ^= (*word >> 64) as u64;
+            return;
+        }
+        if let HeapValue::Packed(packed) = value {
+            self.by_shift.xor(packed);
+            return;
+        }
+        let limbs = value.bit_length().div_ceil(64) as usize;
+        if self.limbs.len() < limbs {
+            self.limbs.resize(limbs, 0);
+        }
+        at.pages.xor_window(value, 0, &mut self.limbs[..limbs]);
+    }
+
+    /// The whole sum, its packed part shifted in.
+    fn into_limbs(mut self) -> Vec<u64> {
+        self.by_shift.drain_into(&mut self.limbs);
+        self.limbs
+    }
+}
+
+/// The one-pass fold of one range.
+pub struct OnePass<'s> {
+    shared: &'s Shared<'s>,
+    survey: Survey,
+    /// `None` once a heap wider than the window came by.
+    sum: Option<Sum>,
+    counts: HolderCounts,
+    candidates: Option<Candidates>,
+    /// The line of the first heap equal to 1 (a stream of a text format).
+    first_one_line: Option<u64>,
+}
+
+/// What the first pass found.
+#[derive(Debug)]
+pub struct FirstPass {
+    /// Counts and landmarks.
+    pub survey: Survey,
+    /// The whole nim-sum, when every heap fit the window.
+    pub nim_sum: Option<Vec<u64>>,
+    /// How many heaps hold each bit, as far as counted.
+    pub counts: HolderCounts,
+    /// The move's candidates, when kept (and every heap fit the window).
+    pub candidates: Option<Candidates>,
+    /// The line of the first heap equal to 1, when the pass counted lines.
+    pub first_one_line: Option<u64>,
+}
+
+impl<'s> OnePass<'s> {
+    /// An empty fold for a range.
+    pub fn new(shared: &'s Shared<'s>) -> OnePass<'s> {
+        OnePass {
+            shared,
+            survey: Survey::default(),
+            sum: Some(Sum::new()),
+            counts: HolderCounts::new(shared.counting, shared.format),
+            candidates: shared.keep_candidates.then(Candidates::default),
+            first_one_line: None,
+        }
+    }
+
+    /// What the pass found, once every range is merged into this fold.
+    pub fn finish(self) -> FirstPass {
+        let long_sum = std::mem::take(&mut *self.shared.long_sum.lock().expect("no thread panics"));
+        let nim_sum = self.sum.map(|sum| {
+            let mut limbs = sum.into_limbs();
+            if let HolderCounts::Columns(counter) = &self.counts {
+                // Raw elements counted in columns: their parities are the sum.
+                let columns = counter.columns().into_iter().enumerate();
+                limbs[0] ^= columns.fold(0, |g, (b, c)| g | (c & 1) << b);
+            }
+            xor_keeping_longer(&mut limbs, long_sum);
+            trimmed(limbs)
+        });
+        FirstPass {
+            survey: self.survey,
+            nim_sum,
+            counts: self.counts,
+            candidates: self.candidates,
+            first_one_line: self.first_one_line,
+        }
+    }
+
+    /// A heap of `bits` bits wider than the window: an error on a stream;
+    /// otherwise the end of the nim-sum and the candidates.
+    #[cold]
+    #[inline(never)]
+    fn too_wide(&mut self, index: u64, offset: u64, bits: u64) -> Result<(), Error> {
+        if self.shared.stream {
+            return Err(Error::Input {
+                path: self.shared.name.to_string(),
+                offset,
+                line_col: None,
+                message: format!(
+                    "heap {index} has {bits} bits, more than the {}-bit window of --memory; \
+                     standard input is read in one pass, so save it to a file and pass its path",
+                    self.shared.window_bits
+                ),
+            });
+        }
+        self.sum = None;
+        self.candidates = None;
+        Ok(())
+    }
+
+    fn spill_error(&self, error: std::io::Error) -> Error {
+        Error::io(self.shared.name, error)
+    }
+}
+
+impl Fold for OnePass<'_> {
+    #[inline(always)]
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let bits = heap.value.bit_length();
+        if bits > self.shared.window_bits {
+            self.too_wide(index, heap.offset, bits)?;
+        }
+        let first_one = self.survey.first_one.is_none();
+        self.survey.record_length(index, heap.offset, bits);
+        if let Some(sum) = &mut self.sum {
+            sum.xor(&heap.value, at);
+        }
+        self.counts.add(&heap.value);
+        if let Some(candidates) = &mut self.candidates {
+            if candidates.holds_new_bit(&heap.value) {
+                let pos = HeapPos {
+                    index,
+                    offset: heap.offset,
+                };
+                let line = at.line(heap.offset);
+                let kept = candidates.offer(pos, line, &heap.value);
+                kept.map_err(|e| Error::io(self.shared.name, e))?;
+            }
+            if first_one && bits == 1 {
+                self.first_one_line = at.line(heap.offset);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes a token read in pieces into the survey and the counters like
+    /// any other, leaves it in the file as a candidate, and XORs it into
+    /// the shared sum.
+    fn long_heap(&mut self, index: u64, long: LongHeap, _: &mut At<'_>) -> Result<Vec<u64>, Error> {
+        let (offset, bits) = (long.offset, long.bit_length());
+        if bits > self.shared.window_bits {
+            self.too_wide(index, offset, bits)?;
+        }
+        self.survey.record_length(index, offset, bits);
+        self.counts.add_limbs(bits, |j| long.limb(j));
+        if let Some(candidates) = self.candidates.as_mut().filter(|_| bits > 0) {
+            let pos = HeapPos { index, offset };
+            let heap = HeapInFile::new(pos, long.digits.clone(), bits, |j| long.limb(j));
+            candidates.leave_in_file(heap);
+        }
+        Ok(match self.sum {
+            Some(_) => self.shared.xor_long(long),
+            None => long.into_buffer(),
+        })
+    }
+
+    /// Takes a block of raw elements with one loop, counting the holders
+    /// of every bit in columns when the pass counts them; a stream counts
+    /// every position, one element at a time.
+    fn raw_elements(&mut self, elements: &[u8], width: usize, index: u64, base: u64) -> Result<(), Error> {
+        let block = Block {
+            bytes: elements,
+            width,
+            index,
+            base,
+        };
+        let tally = match &mut self.counts {
+            HolderCounts::Columns(counter) => block.tally(counter),
+            HolderCounts::Off => {
+                let (xor, tally) = block.sums();
+                if let Some(sum) = &mut self.sum {
+                    sum.limbs[0] ^= xor;
+                }
+                tally
+            }
+            HolderCounts::Every(_) | HolderCounts::Top(_) => {
+                return each_element(self, elements, width, index, base);
+            }
+        };
+        let piece = block.survey(&tally);
+        self.survey.merge(&piece);
+        if let Some(candidates) = &mut self.candidates {
+            if candidates.holds_new_bit(&HeapValue::Word(u128::from(tally.or))) {
+                for (i, value) in block.elements().enumerate() {
+                    let kept = candidates.offer(block.position(i), None, &HeapValue::Word(value.into()));
+                    kept.map_err(|e| Error::io(self.shared.name, e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn packs_tokens(&self) -> bool {
+        self.shared.pack_tokens
+    }
+
+    fn merge(&mut self, later: Self, heaps_before: u64) -> Result<(), Error> {
+        if self.survey.first_one.is_none() {
+            self.first_one_line = later.first_one_line;
+        }
+        self.survey.merge_after(&later.survey, heaps_before);
+        self.sum = match (self.sum.take(), later.sum) {
+            (Some(mut mine), Some(theirs)) => {
+                xor_keeping_longer(&mut mine.limbs, theirs.into_limbs());
+                Some(mine)
+            }
+            _ => None,
+        };
+        self.counts.merge(later.counts);
+        self.candidates = match (self.candidates.take(), later.candidates) {
+            (Some(mut mine), Some(theirs)) => {
+                mine.merge(theirs, heaps_before)
+                    .map_err(|e| self.spill_error(e))?;
+                Some(mine)
+            }
+            _ => None,
+        };
+        Ok(())
+    }
+}

@@ -51,6 +51,13 @@ impl MemoryBudget {
             (Some(_), MemoryBudget::Bytes(bytes)) => bytes >= Self::ONE_PASS_MIN_BYTES,
             (Some(_), MemoryBudget::Log) => false,
         };
+        self.plan_for(input, one_pass)
+    }
+
+    /// The plan of one algorithm: one pass, or windowed passes (a stream
+    /// is always read in one pass).
+    pub(crate) fn plan_for(self, input: &Shape, one_pass: bool) -> Plan {
+        let one_pass = one_pass || input.len.is_none();
         let window_limbs = self.window_limbs(input.len);
         let (window_bits, counting) = match (input.len, one_pass) {
             (None, _) => (self.stream_window_bits(), Counting::Every),

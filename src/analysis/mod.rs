@@ -35,6 +35,9 @@ mod survey;
 mod top_down;
 mod windows;
 
+#[cfg(test)]
+mod tests;
+
 pub use budget::{parse_byte_size, MemoryBudget};
 pub use facts::{Cost, Facts, MoveFacts, Number};
 pub use rules::{Player, Rule};

@@ -30,17 +30,26 @@ use std::time::Instant;
 
 /// Analyzes `input`, read as `format`.
 pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Result<Facts, Error> {
-    // The input's name, for the errors of the first pass's folds, is not
-    // working memory of the analysis.
-    let name = input.name().to_string();
-    let meter = MemoryMeter::start();
-    let started = Instant::now();
     let shape = Shape {
         len: input.len(),
         format,
         threads: options.threads,
     };
-    let plan = options.memory.plan(&shape);
+    analyze_under(options.memory.plan(&shape), input, format, options)
+}
+
+/// [`analyze`] under `plan`.
+pub(super) fn analyze_under(
+    plan: Plan,
+    input: &mut Input<'_>,
+    format: Format,
+    options: &Options,
+) -> Result<Facts, Error> {
+    // The input's name, for the errors of the first pass's folds, is not
+    // working memory of the analysis.
+    let name = input.name().to_string();
+    let meter = MemoryMeter::start();
+    let started = Instant::now();
     let mut cost = Cost {
         window_bits: plan.window_bits,
         ..Cost::default()

@@ -1,0 +1,346 @@
+//! The analysis's two algorithms held against each other: one pass over a
+//! file, on 1–4 threads with reads of a few bytes (so that small inputs get
+//! many ranges, many reads and tokens read in pieces), against the windowed
+//! passes over the same bytes in memory, on random instances of every
+//! format, both rules and `--decide`; and the ways the one pass carries on
+//! when it cannot finish alone.
+
+use super::budget::{Plan, Shape};
+use super::run::analyze_under;
+use super::{Facts, MemoryBudget, Options, Rule};
+use crate::encode::{write_header, write_heap};
+use crate::error::Error;
+use crate::input::source::Input;
+use crate::input::{Format, HeapValue};
+use crate::report::{InputInfo, Report};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::Write;
+
+/// The plan of `options` with tiny reads, so that small inputs get many
+/// ranges and many reads.
+fn tiny(options: &Options, len: u64, format: Format, one_pass: bool) -> Plan {
+    let shape = Shape {
+        len: Some(len),
+        format,
+        threads: options.threads,
+    };
+    let mut plan = options.memory.plan_for(&shape, one_pass);
+    for reads in [&mut plan.first, &mut plan.later] {
+        reads.read_bytes = 5;
+        reads.min_range_bytes = 1;
+        reads.max_buffered_heap_bytes = reads.max_buffered_heap_bytes.min(1 << 10);
+    }
+    plan
+}
+
+/// A file holding `data`.
+fn file_of(data: &[u8]) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(data).unwrap();
+    file
+}
+
+/// One pass over `data` written to a file, with tiny reads; `map`: whether
+/// heaps too long to buffer may be read from a map.
+fn one_pass(data: &[u8], format: Format, options: &Options, map: bool) -> Result<Facts, Error> {
+    let file = file_of(data);
+    let mut input = Input::open(file.path(), "t", map).unwrap();
+    let plan = tiny(options, data.len() as u64, format, true);
+    analyze_under(plan, &mut input, format, options)
+}
+
+/// The windowed passes over `data` in memory, under the budget of
+/// `options`.
+fn windowed(data: &[u8], format: Format, options: &Options) -> Result<Facts, Error> {
+    let mut input = Input::memory(data, "t");
+    let plan = tiny(options, data.len() as u64, format, false);
+    analyze_under(plan, &mut input, format, options)
+}
+
+/// The report of `facts` as JSON, without its measured stats (and, under
+/// `--decide`, without what the two algorithms may or may not know).
+fn report_of(facts: Facts, data: &[u8], format: Format, options: &Options) -> serde_json::Value {
+    let input = InputInfo {
+        path: "t".into(),
+        format,
+        bytes: data.len() as u64,
+    };
+    let report = Report::new(facts, input, options.rule);
+    let mut json = serde_json::to_value(&report).unwrap();
+    let object = json.as_object_mut().unwrap();
+    object.remove("stats");
+    if options.decide {
+        // These may be null under --decide (SPEC section 3); one pass
+        // knows them anyway, the windowed passes stop before.
+        for known_or_null in ["nim_sum", "msb", "winning_moves", "move"] {
+            object.remove(known_or_null);
+        }
+    }
+    json
+}
+
+/// One pass against the windowed passes over the same bytes: the same
+/// report, or the same error.
+fn compare(data: &[u8], format: Format, options: &Options) {
+    let context = || format!("{format:?} {options:?} {:?}", String::from_utf8_lossy(data));
+    match (one_pass(data, format, options, true), windowed(data, format, options)) {
+        (Ok(fast), Ok(slow)) => assert_eq!(
+            report_of(fast, data, format, options),
+            report_of(slow, data, format, options),
+            "{}",
+            context()
+        ),
+        (Err(fast), Err(slow)) => assert_eq!(fast.to_string(), slow.to_string(), "{}", context()),
+        (fast, slow) => panic!("one pass {fast:?}, windowed {slow:?}: {}", context()),
+    }
+}
+
+/// A random instance: many zeros and ones, a few long heaps, values within
+/// the format's width, odd separators.
+fn instance(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
+    let max_bits = match format {
+        Format::Unary => 7,
+        other => other.raw_width().map_or(200, |w| 8 * w as u32),
+    };
+    let mut out = Vec::new();
+    write_header(format, &mut out).unwrap();
+    for _ in 0..rng.random_range(0..60) {
+        let bits = match rng.random_range(0..4) {
+            0 => 0,
+            1 => 1,
+            _ => rng.random_range(0..=max_bits),
+        };
+        let mut limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.random()).collect();
+        if let Some(top) = limbs.last_mut() {
+            *top >>= (64 - bits % 64) % 64;
+            *top |= 1 << ((bits + 63) % 64);
+        }
+        write_heap(format, &HeapValue::Limbs(limbs), &mut out).unwrap();
+        if format.is_text() && format != Format::Unary && rng.random_range(0..3) == 0 {
+            out.extend_from_slice(&b" \r\n\t"[..rng.random_range(1..4)]);
+        }
+    }
+    out
+}
+
+/// Options that vary with the round: 1–4 threads, both rules, and
+/// `--decide` now and then.
+fn round_options(round: usize) -> Options {
+    Options {
+        threads: 1 + round % 4,
+        rule: if round.is_multiple_of(2) {
+            Rule::Normal
+        } else {
+            Rule::Misere
+        },
+        decide: round.is_multiple_of(7),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn ranges_on_many_threads_agree_with_the_windowed_passes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for format in Format::ALL {
+        for round in 0..60 {
+            let data = instance(&mut rng, format);
+            compare(&data, format, &round_options(round));
+        }
+    }
+}
+
+#[test]
+fn errors_are_the_earliest_with_line_and_column() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for format in Format::ALL {
+        for _ in 0..40 {
+            let mut data = instance(&mut rng, format);
+            if data.is_empty() {
+                continue;
+            }
+            for _ in 0..rng.random_range(1..3) {
+                let at = rng.random_range(0..data.len());
+                data[at] = [b'x', 0x0c, b'2', 0xff][rng.random_range(0..4)];
+            }
+            if format.raw_width().is_some() {
+                data.push(7);
+            }
+            let options = Options {
+                threads: 3,
+                ..Options::default()
+            };
+            compare(&data, format, &options);
+        }
+    }
+}
+
+#[test]
+fn long_decimals_and_lines_are_read_in_place_in_the_one_pass() {
+    let long_dec = HeapValue::Limbs((1..=160u64).map(|i| i.wrapping_mul(0x9E37_79B9)).collect());
+    for (format, value) in [
+        (Format::Dec, long_dec),
+        (Format::Unary, HeapValue::Word(3000)),
+    ] {
+        let mut data = Vec::new();
+        for heap in [&HeapValue::Word(1), &value, &HeapValue::Word(2)] {
+            write_heap(format, heap, &mut data).unwrap();
+        }
+        let options = Options::default();
+        let expected = report_of(windowed(&data, format, &options).unwrap(), &data, format, &options);
+        // From the map, and without one into a buffer that grows.
+        for map in [true, false] {
+            let facts = one_pass(&data, format, &options, map).unwrap();
+            assert_eq!(facts.cost.passes, 1, "{format:?}");
+            assert_eq!(report_of(facts, &data, format, &options), expected, "{format:?} {map}");
+        }
+    }
+}
+
+/// Random digits of `len` bits for `format`, led by `zeros` zero digits
+/// (and a `0x` in hex, now and then).
+fn long_token(rng: &mut ChaCha8Rng, format: Format, len: usize, zeros: usize) -> Vec<u8> {
+    let alphabet: &[u8] = match format {
+        Format::Hex => b"0123456789abcdefABCDEF",
+        _ => b"01",
+    };
+    let prefix: &[u8] = match format {
+        Format::Hex if rng.random_range(0..2) == 0 => b"0x",
+        _ => b"",
+    };
+    let digits = len.div_ceil(if format == Format::Hex { 4 } else { 1 });
+    let mut token = prefix.to_vec();
+    token.extend(std::iter::repeat_n(b'0', zeros));
+    token.push(b'1');
+    token.extend((1..digits).map(|_| alphabet[rng.random_range(0..alphabet.len())]));
+    token
+}
+
+#[test]
+fn long_bits_and_hex_tokens_are_read_in_pieces_in_one_pass() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for format in [Format::Bits, Format::Hex] {
+        for round in 0..60usize {
+            let mut data = Vec::new();
+            for _ in 0..rng.random_range(1..8) {
+                let len = match rng.random_range(0..3) {
+                    0 => rng.random_range(1..8),
+                    _ => rng.random_range(100..3000),
+                };
+                let zeros = [0, 0, 3, 70][rng.random_range(0..4)];
+                data.extend(long_token(&mut rng, format, len, zeros));
+                data.extend_from_slice(&b" \n\r\t"[..rng.random_range(1..4)]);
+            }
+            let options = Options {
+                // Short enough that most moves on long heaps are reported
+                // from their top limbs.
+                inline_bits: if round.is_multiple_of(3) { 64 } else { 4096 },
+                ..round_options(round)
+            };
+            compare(&data, format, &options);
+        }
+    }
+}
+
+#[test]
+fn a_move_on_a_long_heap_reads_it_again() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    for format in [Format::Bits, Format::Hex] {
+        let long = long_token(&mut rng, format, 2000, 5);
+        // Normal play: the XOR move is on the long heap; misère with one
+        // big heap among ones: it is left with 0 or 1.
+        for (ones, rule) in [(0, Rule::Normal), (1, Rule::Misere), (2, Rule::Misere)] {
+            let mut data = b"1 ".repeat(ones);
+            data.extend_from_slice(&long);
+            let tail: &[u8] = match rule {
+                Rule::Normal => b"\n11 10\n",
+                Rule::Misere => b"\n",
+            };
+            data.extend_from_slice(tail);
+            let options = Options {
+                rule,
+                threads: 2,
+                ..Options::default()
+            };
+            for map in [true, false] {
+                let fast = one_pass(&data, format, &options, map).unwrap();
+                let chosen = fast.winning_move.as_ref().expect("a move");
+                assert_eq!(chosen.heap, ones as u64, "{format:?} {rule:?}");
+            }
+            compare(&data, format, &options);
+        }
+    }
+}
+
+#[test]
+fn an_msb_below_the_counted_limbs_takes_one_more_pass() {
+    // Two equal long heaps cancel; the nim-sum is a small heap's, below the
+    // top positions the one pass counted.
+    let big = format!("1{} ", "0".repeat(300));
+    let data = format!("{big}{big}101");
+    let options = Options::default();
+    let facts = one_pass(data.as_bytes(), Format::Bits, &options, true).unwrap();
+    assert_eq!(facts.cost.passes, 2, "one pass, then the first-holder search");
+    // Both passes, and the few bytes read to count the move's line.
+    let twice = 2 * data.len() as u64;
+    assert!((twice..twice + 16).contains(&facts.cost.bytes_scanned));
+    compare(data.as_bytes(), Format::Bits, &options);
+    let decided = Options {
+        decide: true,
+        ..Options::default()
+    };
+    compare(data.as_bytes(), Format::Bits, &decided);
+}
+
+#[test]
+fn a_heap_longer_than_the_window_leaves_the_rest_to_the_windows() {
+    let data = format!("{} 11 {}\n", "1".repeat(700), "10".repeat(300));
+    let options = Options {
+        memory: MemoryBudget::Bytes(64),
+        ..Options::default()
+    };
+    let file = file_of(data.as_bytes());
+    let mut input = Input::open(file.path(), "t", true).unwrap();
+    let mut plan = tiny(&options, data.len() as u64, Format::Bits, true);
+    plan.window_bits = 512;
+    let facts = analyze_under(plan, &mut input, Format::Bits, &options).unwrap();
+    // The one pass, two windows, the first-holder search.
+    assert_eq!(facts.cost.passes, 4);
+    let expected = windowed(data.as_bytes(), Format::Bits, &options).unwrap();
+    let json = |facts| report_of(facts, data.as_bytes(), Format::Bits, &options);
+    assert_eq!(json(facts), json(expected));
+}
+
+#[test]
+fn a_file_that_shrinks_while_read_is_an_error() {
+    let data: Vec<u8> = (0..40_000)
+        .flat_map(|i| format!("{i} ").into_bytes())
+        .collect();
+    let file = file_of(&data);
+    let mut input = Input::open(file.path(), "t", true).unwrap();
+    file.as_file().set_len(data.len() as u64 / 2).unwrap();
+    let options = Options {
+        threads: 2,
+        ..Options::default()
+    };
+    let plan = tiny(&options, data.len() as u64, Format::Dec, true);
+    let error = analyze_under(plan, &mut input, Format::Dec, &options).unwrap_err();
+    assert!(
+        error.to_string().contains("changed while being read"),
+        "{error}"
+    );
+}
+
+#[test]
+fn small_budgets_take_the_windowed_passes_on_one_thread() {
+    let file = file_of(b"1 10 111");
+    let options = Options {
+        memory: MemoryBudget::Bytes(1 << 20),
+        threads: 4,
+        ..Options::default()
+    };
+    let mut input = Input::open(file.path(), "t", true).unwrap();
+    let facts = super::analyze(&mut input, Format::Bits, &options).unwrap();
+    // The survey holds the whole nim-sum; the first-holder search.
+    assert_eq!((facts.cost.passes, facts.cost.threads), (2, 1));
+}

@@ -4,7 +4,10 @@
 //!
 //! The data flows file → [`input`] (one scanner per format) → [`nimsum`]
 //! (the window accumulator) → [`analysis`] (survey, passes, the rules) →
-//! [`report`] (JSON and human text).
+//! [`report`] (JSON and human text). Their hot loops run on the SIMD
+//! kernels of `arch`, picked once per process from the CPU's features
+//! (the environment variable `NIMSTREAM_SIMD` caps them: `portable`,
+//! `avx2` or `avx512`; the library ignores any other value).
 //!
 //! ```
 //! use nimstream::{analyze_bytes, Format, Options, Player};
@@ -19,6 +22,10 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+/// Public only for the crate's benchmarks and fuzz targets, not a stable
+/// interface.
+#[doc(hidden)]
+pub mod arch;
 pub mod cli;
 pub mod complexity;
 pub mod convert;

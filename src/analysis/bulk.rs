@@ -9,10 +9,10 @@
 //! errors included (tested below).
 
 use super::survey::{HeapPos, Survey};
+use crate::arch::columns::{element, load};
 use crate::error::ParseError;
 use crate::input::source::RELEASE_STEP_BYTES;
 use crate::input::{trailing_bytes_error, PageReleaser};
-use crate::nimsum::columns::{element, load};
 
 /// Where a piece of a raw array lies: the index of its first element and
 /// the absolute offset of its first byte.

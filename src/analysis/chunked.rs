@@ -34,6 +34,8 @@ use super::holders::{HeapInFile, KeptHeap};
 use super::stream::{Reading, Reread, Stop, StreamState};
 use super::survey::{HeapPos, Survey};
 use super::{Facts, Options};
+use crate::arch::columns::{self, element, ColumnCounter};
+use crate::arch::limbs;
 use crate::error::Error;
 use crate::input::source::{input_error, line_and_column_skipping};
 use crate::input::watch::{self, Stamp};
@@ -41,8 +43,7 @@ use crate::input::{
     complete_prefix, digits_per_limb, first_boundary, trailing_bytes_error, Format, LongHeap,
     LongToken,
 };
-use crate::nimsum::columns::{self, element, ColumnCounter};
-use crate::nimsum::{limbs, xor_keeping_longer};
+use crate::nimsum::xor_keeping_longer;
 use std::cell::Cell;
 use std::fs::File;
 use std::io::ErrorKind;

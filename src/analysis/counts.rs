@@ -9,15 +9,15 @@
 //!   once, so it needs them.
 //! - [`TopCounts`] counts only the top [`TOP_LIMBS`] limb positions
 //!   reached so far, with the carry-save column counters of
-//!   [`columns`](crate::nimsum::columns) (32 heaps per step). That is a few
+//!   [`columns`](crate::arch::columns) (32 heaps per step). That is a few
 //!   word operations per heap, and it is exact wherever it answers: when
 //!   the longest heap grows, the new top positions were 0 in every earlier
 //!   heap. The msb of a random instance's nim-sum lies in its top limb;
 //!   when it lies below the counted positions, the caller reads the file
 //!   again.
 
+use crate::arch::columns::{ColumnCounter, STEP};
 use crate::input::HeapValue;
-use crate::nimsum::columns::{ColumnCounter, STEP};
 
 /// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
 pub const TOP_LIMBS: u64 = 2;

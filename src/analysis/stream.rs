@@ -19,13 +19,13 @@ use super::rules::{self, MovePlan, Player};
 use super::survey::{HeapPos, Survey};
 use super::values::{subtract_low_limbs, value_from_limbs, BitsFile, RemoveLength, TopDownValue};
 use super::{Facts, Options};
+use crate::arch::columns::ColumnCounter;
 use crate::error::{Error, ParseError};
 use crate::input::source::fill;
 use crate::input::{
     complete_prefix, Format, Heap, HeapScanner, HeapValue, LineTracker, LongHeap, ScanVisitor,
     Scanner, TokenScratch,
 };
-use crate::nimsum::columns::ColumnCounter;
 use crate::nimsum::{xor_keeping_longer, ByShift};
 use crate::report::Move;
 use std::io::Read;

@@ -15,8 +15,8 @@
 
 use super::token::{scan_digits, Digits};
 use super::{Format, HeapScanner, PageReleaser, Scanner};
+use crate::arch::limbs;
 use crate::error::ParseError;
-use crate::nimsum::limbs;
 use std::ops::Range;
 
 /// A token being read piece by piece.

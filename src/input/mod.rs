@@ -34,8 +34,8 @@ pub use pack::{shifted_limb, PackedDigits, TokenScratch};
 pub use pages::PageReleaser;
 pub use raw::trailing_bytes_error;
 
+use crate::arch::limbs;
 use crate::error::ParseError;
-use crate::nimsum::limbs;
 
 /// One heap as it was found in the input.
 #[derive(Clone, Debug)]

@@ -152,7 +152,7 @@ fn pack_hex(data: &[u8], start: usize, groups: &mut [u64]) -> Option<usize> {
 }
 
 /// [`pack_hex`] for any CPU: 16 bytes per step, checked as two SWAR words
-/// and converted with [`limbs::hex_word`](crate::nimsum::limbs::hex_word).
+/// and converted with [`limbs::hex_word`](crate::arch::limbs::hex_word).
 fn pack_hex_portable(data: &[u8], start: usize, groups: &mut [u64]) -> Option<usize> {
     let mut pos = start;
     for slot in (0..MAX_GROUPS).rev() {
@@ -175,7 +175,7 @@ fn pack_hex_portable(data: &[u8], start: usize, groups: &mut [u64]) -> Option<us
             groups[slot] = partial_group(&chunk[..digits]);
             return Some(pos + digits);
         }
-        groups[slot] = crate::nimsum::limbs::hex_word(chunk);
+        groups[slot] = crate::arch::limbs::hex_word(chunk);
         pos += 16;
     }
     past_the_last_group(data, pos)
@@ -185,7 +185,7 @@ fn pack_hex_portable(data: &[u8], start: usize, groups: &mut [u64]) -> Option<us
 fn partial_group(digits: &[u8]) -> u64 {
     match digits.len() {
         0 => 0,
-        n => crate::nimsum::limbs::parse_hex(digits) << (64 - 4 * n),
+        n => crate::arch::limbs::parse_hex(digits) << (64 - 4 * n),
     }
 }
 
@@ -210,7 +210,7 @@ mod simd {
 
     /// Each byte's hex value, or `0x80` for a byte that is not a hex
     /// digit: a two-table byte permute looks up the first 128 entries.
-    const VALUES: [u8; 256] = crate::nimsum::limbs::hex_values(0x80);
+    const VALUES: [u8; 256] = crate::arch::limbs::hex_values(0x80);
 
     /// Where each byte of four stored groups comes from in the pairs of
     /// digits [`pack_hex_avx512`] merges: group `g` of the step (pairs
@@ -405,7 +405,7 @@ mod tests {
         }
         let mut limbs = vec![0u64; digits.div_ceil(16)];
         for (k, &d) in data[start..start + digits].iter().rev().enumerate() {
-            let value = u64::from(crate::nimsum::limbs::hex_digit_value(d));
+            let value = u64::from(crate::arch::limbs::hex_digit_value(d));
             limbs[k / 16] |= value << (4 * (k % 16));
         }
         while limbs.last() == Some(&0) {

@@ -6,8 +6,6 @@
 //! most significant end; when every heap fits in one window, a
 //! [`GrowingAccumulator`] computes the whole nim-sum during the survey.
 
-pub mod columns;
-pub mod limbs;
 mod shifted;
 
 pub use shifted::ByShift;

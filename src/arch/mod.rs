@@ -7,6 +7,10 @@
 //! with `std::arch` intrinsics is a file of its own, named after the
 //! features it needs (`avx2.rs`, `avx512.rs`).
 //!
+//! * [`token_end`]: where a `bits`, `hex` or `dec` token ends (the digit
+//!   classes, the first non-digit; AVX2).
+//! * [`hex_pack`]: a short `hex` token checked and packed into 64-bit
+//!   groups in one pass (AVX2, AVX-512 VBMI).
 //! * [`limbs`]: any 64-bit limb of a binary or hex digit string or of
 //!   little-endian bytes, and whole windows of them (AVX2).
 //! * [`columns`]: per-bit-position counts of raw arrays with Harley–Seal
@@ -34,6 +38,8 @@
 //! This module uses nothing else of the crate: the format scanners and the
 //! accumulators call into it, never the other way round.
 //!
+//! [`token_end`]: crate::arch::token_end
+//! [`hex_pack`]: crate::arch::hex_pack
 //! [`limbs`]: crate::arch::limbs
 //! [`columns`]: crate::arch::columns
 //! [`cpu`]: crate::arch::cpu
@@ -42,7 +48,9 @@
 //! [`Cpu::detected`]: crate::arch::Cpu::detected
 
 pub mod columns;
+pub mod hex_pack;
 pub mod limbs;
+pub mod token_end;
 
 use std::ffi::OsStr;
 use std::sync::OnceLock;

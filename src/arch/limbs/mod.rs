@@ -22,7 +22,7 @@ pub fn hex_digit_value(digit: u8) -> u8 {
 const HEX_VALUES: [u8; 256] = hex_values(0);
 
 /// Each byte's hex value, and `other` for a byte that is not a hex digit.
-pub(crate) const fn hex_values(other: u8) -> [u8; 256] {
+pub(super) const fn hex_values(other: u8) -> [u8; 256] {
     let mut table = [other; 256];
     let mut i = 0;
     while i < 10 {
@@ -104,7 +104,7 @@ fn hex8(chunk: [u8; 8]) -> u32 {
 
 /// Exactly 16 ASCII hex digits, most significant first, as a number.
 #[inline]
-pub(crate) fn hex_word(chunk: &[u8; 16]) -> u64 {
+pub(super) fn hex_word(chunk: &[u8; 16]) -> u64 {
     let (high, low) = chunk.split_at(8);
     let high = hex8(high.try_into().expect("eight digits"));
     let low = hex8(low.try_into().expect("eight digits"));

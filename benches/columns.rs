@@ -9,7 +9,8 @@
 //! `cargo bench --bench columns -- tally/avx512`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use nimstream::nimsum::columns::{self, BlockTally, ColumnCounter};
+use nimstream::arch::columns::{self, BlockTally, ColumnCounter};
+use nimstream::arch::Cpu;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -19,18 +20,19 @@ const PIECE_BYTES: usize = 128 << 10;
 
 type Tally = fn(&[u8], usize, &mut ColumnCounter) -> BlockTally;
 
-/// The builds this CPU can run.
+/// The builds this CPU can run, whatever `NIMSTREAM_SIMD` says.
 fn builds() -> Vec<(&'static str, Tally)> {
     let mut builds: Vec<(&'static str, Tally)> = vec![("portable", columns::tally_portable)];
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
+        let cpu = Cpu::detected();
+        if cpu.avx2 {
             builds.push(("avx2", |data, width, counter| {
                 // SAFETY: this build is listed only when the CPU has AVX2.
                 unsafe { columns::tally_avx2(data, width, counter) }
             }));
         }
-        if columns::has_avx512() {
+        if cpu.avx512 {
             builds.push(("avx512", |data, width, counter| {
                 // SAFETY: this build is listed only when the CPU has what
                 // `tally_avx512` needs.

@@ -14,9 +14,9 @@
 //! `cargo bench --bench kernels -- analyze/bits`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use nimstream::arch::limbs;
 use nimstream::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use nimstream::input::{HeapScanner, HeapValue, Scanner};
-use nimstream::nimsum::limbs;
 use nimstream::{analyze_bytes, analyze_path, Format, Options};
 use std::hint::black_box;
 

@@ -13,10 +13,10 @@
 //! log y against log n over the sizes measured: 1 for linear growth, 0 for a
 //! quantity that does not grow.
 
-use crate::MemoryBudget;
 use crate::error::Error;
 use crate::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use crate::input::Format;
+use crate::MemoryBudget;
 use plotters::prelude::*;
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -7,6 +7,10 @@
 //! arithmetic) → `analysis` (the folds, the rules, the move) →
 //! [`report`] (JSON and human text). [`analyze_path`], [`analyze_bytes`]
 //! and [`analyze_reader`] run the whole way and return a [`Report`].
+//! Their hot loops run on the SIMD kernels of `arch`, picked once per
+//! process from the CPU's features (the environment variable
+//! `NIMSTREAM_SIMD` caps them: `portable`, `avx2` or `avx512`; the library
+//! ignores any other value).
 //!
 //! ```
 //! use nimstream::{analyze_bytes, Format, Options, Player};
@@ -21,6 +25,10 @@
 #![deny(missing_docs)]
 
 mod analysis;
+/// Public only for the crate's benchmarks and fuzz targets, not a stable
+/// interface.
+#[doc(hidden)]
+pub mod arch;
 pub mod cli;
 pub mod complexity;
 pub mod convert;
@@ -114,9 +122,14 @@ pub fn analyze_reader(
 
 /// Runs the analysis and builds its report; `path` is the input as named
 /// on the command line.
-fn report(input: &mut Input<'_>, format: Format, path: String, options: &Options) -> Result<Report, Error> {
+fn report(
+    input: &mut Input<'_>,
+    format: Format,
+    path: String,
+    options: &Options,
+) -> Result<Report, Error> {
     let facts = analysis::analyze(input, format, options)?;
-    let bytes = input.len().unwrap_or(facts.cost.bytes_scanned);
+    let bytes = input.size().unwrap_or(facts.cost.bytes_scanned);
     let info = InputInfo {
         path,
         format,

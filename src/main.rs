@@ -4,9 +4,11 @@
 
 use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
 use clap::Parser;
+use nimstream::arch::simd_cap_from_env;
 use nimstream::cli::{run, Cli};
-use nimstream::working_memory::CountingAllocator;
+use nimstream::error::Error;
 use nimstream::output::remove_partial_outputs_on_interrupt;
+use nimstream::working_memory::CountingAllocator;
 use std::process::ExitCode;
 
 #[global_allocator]
@@ -34,7 +36,9 @@ fn main() -> ExitCode {
         }
         Err(error) => error.exit(),
     };
-    match run(cli) {
+    // The library ignores an unknown `NIMSTREAM_SIMD`; the binary says so.
+    let checked = simd_cap_from_env().map_err(Error::Usage);
+    match checked.and_then(|_| run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
         Err(error) => {

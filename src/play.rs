@@ -25,11 +25,11 @@
 //! # Ok::<(), nimstream::Error>(())
 //! ```
 
-use crate::input::detect;
-use crate::{analyze_bytes, Options, Player, Rule};
 use crate::error::Error;
+use crate::input::detect;
 use crate::input::source::{Input, InputBytes};
 use crate::input::{Format, HeapScanner, Scanner};
+use crate::{analyze_bytes, Options, Player, Rule};
 use num_bigint::BigUint;
 use num_traits::Zero;
 use rand::{Rng, SeedableRng};
@@ -498,7 +498,10 @@ fn heaps_of(input: &Input<'_>, format: Format) -> Result<Vec<BigUint>, Error> {
     };
     let mut scanner = Scanner::new(format, data, 0);
     let mut heaps = Vec::new();
-    while let Some(heap) = scanner.next_heap().map_err(|e| input.parse_error(format, e))? {
+    while let Some(heap) = scanner
+        .next_heap()
+        .map_err(|e| input.parse_error(format, e))?
+    {
         heaps.push(to_biguint(&heap.value.to_limbs()));
     }
     Ok(heaps)

@@ -24,10 +24,10 @@
 //! assert!(check.disagreements.is_empty());
 //! ```
 
-use crate::{analyze_bytes, Options, Player, Rule};
 use crate::input::Format;
 use crate::play::player_name;
 use crate::report::{Move, Value};
+use crate::{analyze_bytes, Options, Player, Rule};
 use std::collections::HashMap;
 use std::fmt;
 

@@ -46,6 +46,17 @@ impl Sandbox {
         child.wait_with_output().unwrap()
     }
 
+    /// Runs the binary with `NIMSTREAM_SIMD` set to `cap`, or unset.
+    fn run_with_simd(&self, cap: Option<&str>, args: &[&str]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_nimstream"));
+        command.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+        match cap {
+            Some(cap) => command.env("NIMSTREAM_SIMD", cap),
+            None => command.env_remove("NIMSTREAM_SIMD"),
+        };
+        command.output().unwrap()
+    }
+
     /// Runs the binary and expects success; returns standard output.
     fn ok(&self, args: &[&str]) -> String {
         succeeded(self.run_with_stdin(args, b""), args)
@@ -750,4 +761,49 @@ fn a_bad_input_leaves_no_output_files_behind() {
         .filter(|name| name != "bad.bits")
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn an_unknown_simd_cap_is_a_usage_error_naming_the_variable() {
+    let sandbox = Sandbox::new();
+    let args = ["analyze", "fixtures/three-four-five.dec"];
+    let output = sandbox.run_with_simd(Some("bogus"), &args);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "error: unknown NIMSTREAM_SIMD value 'bogus': expected portable, avx2 or avx512\n"
+    );
+}
+
+#[test]
+fn every_simd_cap_gives_the_report_of_the_default() {
+    let sandbox = Sandbox::new();
+    let mut inputs = vec!["fixtures/three-four-five.dec".to_string()];
+    // Long enough that every packer and kernel runs whole vector steps.
+    for (format, bits, name) in [
+        ("hex", "1..4096", "heaps.hex"),
+        ("bits", "1..4096", "heaps.bits"),
+        ("u64le", "64", "heaps.u64"),
+    ] {
+        let path = sandbox.path(name).display().to_string();
+        let args = ["gen", "--format", format, "--heaps", "2000", "--bits", bits];
+        let args = [&args[..], &["--seed", "1", "-o", &path]].concat();
+        // `gen` prints its summary on standard error.
+        let output = sandbox.run_with_simd(None, &args);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        inputs.push(path);
+    }
+    for input in &inputs {
+        let args = ["analyze", "--json", "-j", "1", input.as_str()];
+        let report = |cap| {
+            let stdout = succeeded(sandbox.run_with_simd(cap, &args), &args);
+            without_stats(&stdout)
+        };
+        let default = report(None);
+        for cap in ["portable", "avx2", "avx512"] {
+            assert_eq!(report(Some(cap)), default, "{cap} on {input}");
+        }
+    }
 }

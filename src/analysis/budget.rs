@@ -285,7 +285,12 @@ mod tests {
         }
         let log = MemoryBudget::Log.plan(&shape(None, Format::Bits));
         assert_eq!(log.window_bits, 4096);
-        assert_eq!(MemoryBudget::Bytes(64).plan(&shape(None, Format::Bits)).window_bits, 512);
+        assert_eq!(
+            MemoryBudget::Bytes(64)
+                .plan(&shape(None, Format::Bits))
+                .window_bits,
+            512
+        );
     }
 
     #[test]
@@ -295,7 +300,10 @@ mod tests {
         assert_eq!((plan.window_limbs, plan.first.ranges), (1 << 17, 1));
         assert!(plan.first.heaps_in_place);
         let raw = MemoryBudget::Log.plan(&shape(Some(1 << 30), Format::U64le));
-        assert_eq!((raw.counting, raw.first.ranges, raw.window_bits), (Counting::Off, 4, 64));
+        assert_eq!(
+            (raw.counting, raw.first.ranges, raw.window_bits),
+            (Counting::Off, 4, 64)
+        );
         let default = MemoryBudget::default().plan(&shape(Some(1 << 30), Format::Dec));
         assert!(default.one_pass && !default.first.heaps_in_place);
         assert_eq!(default.first.max_packed_bytes, (1 << 30) / 5);

@@ -239,7 +239,9 @@ impl Candidates {
 
 /// True when bit `position` of little-endian `limbs` is set.
 pub fn holds_bit(limbs: &[u64], position: u64) -> bool {
-    let word = usize::try_from(position / 64).ok().and_then(|j| limbs.get(j));
+    let word = usize::try_from(position / 64)
+        .ok()
+        .and_then(|j| limbs.get(j));
     word.is_some_and(|w| w >> (position % 64) & 1 == 1)
 }
 
@@ -337,7 +339,9 @@ mod tests {
             for (i, p) in powers.iter().enumerate() {
                 let limbs = [vec![0; 2 * round], vec![*p as u64, (p >> 64) as u64]].concat();
                 let trimmed = HeapValue::Limbs(HeapValue::Limbs(limbs).to_limbs());
-                candidates.offer(pos(round * 128 + i), None, &trimmed).unwrap();
+                candidates
+                    .offer(pos(round * 128 + i), None, &trimmed)
+                    .unwrap();
             }
         }
         assert!(candidates.spill.is_some());

@@ -9,7 +9,7 @@
 //!   once, so it needs them.
 //! - [`TopCounts`] counts only the top [`TOP_LIMBS`] limb positions
 //!   reached so far, with the carry-save column counters of
-//!   [`columns`](crate::nimsum::columns) (32 heaps per step). That is a few
+//!   [`columns`](crate::arch::columns) (32 heaps per step). That is a few
 //!   word operations per heap, and it is exact wherever it answers: when
 //!   the longest heap grows, the new top positions were 0 in every earlier
 //!   heap. The msb of a random instance's nim-sum lies in its top limb;
@@ -17,8 +17,8 @@
 //!   again.
 
 use super::budget::Counting;
+use crate::arch::columns::{ColumnCounter, STEP};
 use crate::input::{Format, HeapValue};
-use crate::nimsum::columns::{ColumnCounter, STEP};
 
 /// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
 pub const TOP_LIMBS: u64 = 2;
@@ -251,9 +251,7 @@ impl HolderCounts {
     pub fn new(counting: Counting, format: Format) -> HolderCounts {
         match counting {
             Counting::Every => HolderCounts::Every(BitCounts::default()),
-            Counting::Top if format.raw_width().is_some() => {
-                HolderCounts::Columns(Box::default())
-            }
+            Counting::Top if format.raw_width().is_some() => HolderCounts::Columns(Box::default()),
             Counting::Top => HolderCounts::Top(TopCounts::default()),
             Counting::Off => HolderCounts::Off,
         }
@@ -286,9 +284,13 @@ impl HolderCounts {
         match self {
             HolderCounts::Every(counts) => Some(counts.count(position)),
             HolderCounts::Top(counts) => counts.count(position),
-            HolderCounts::Columns(counter) => {
-                Some(counter.columns().get(position as usize).copied().unwrap_or(0))
-            }
+            HolderCounts::Columns(counter) => Some(
+                counter
+                    .columns()
+                    .get(position as usize)
+                    .copied()
+                    .unwrap_or(0),
+            ),
             HolderCounts::Off => None,
         }
     }

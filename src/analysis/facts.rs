@@ -44,7 +44,9 @@ impl Number {
     pub fn of_heap(value: &HeapValue<'_>, inline_bits: u64) -> Number {
         let bit_length = value.bit_length();
         match bit_length <= inline_bits {
-            true => outside_working_memory(|| Number::new(bit_length, &value.to_limbs(), inline_bits)),
+            true => {
+                outside_working_memory(|| Number::new(bit_length, &value.to_limbs(), inline_bits))
+            }
             false => Number::long(bit_length),
         }
     }

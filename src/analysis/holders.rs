@@ -50,7 +50,13 @@ impl Fold for HolderSearch {
         Ok(())
     }
 
-    fn raw_elements(&mut self, elements: &[u8], width: usize, index: u64, base: u64) -> Result<(), Error> {
+    fn raw_elements(
+        &mut self,
+        elements: &[u8],
+        width: usize,
+        index: u64,
+        base: u64,
+    ) -> Result<(), Error> {
         let block = Block {
             bytes: elements,
             width,

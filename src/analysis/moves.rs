@@ -46,7 +46,11 @@ impl<'x> XorMove<'x> {
         options: &Options,
         above: u64,
     ) -> Result<XorMove<'x>, Error> {
-        let file = options.move_out.as_deref().map(BitsFile::create).transpose()?;
+        let file = options
+            .move_out
+            .as_deref()
+            .map(BitsFile::create)
+            .transpose()?;
         let mut target = TopDownValue::new(capture, file);
         pages.in_steps(&x, above..x.bit_length().div_ceil(64), |limbs| {
             limbs.rev().try_for_each(|i| target.push(i, x.limb(i)))
@@ -155,7 +159,11 @@ pub fn small_move(
         false => x_bits,
     };
     let remove = match remove_bits <= inline {
-        true => Number::new(remove_bits, &subtract_low_limbs(&x.to_limbs(), &[target]), inline),
+        true => Number::new(
+            remove_bits,
+            &subtract_low_limbs(&x.to_limbs(), &[target]),
+            inline,
+        ),
         false => Number::long(remove_bits),
     };
     Ok(MoveFacts {
@@ -186,7 +194,12 @@ mod tests {
     use num_bigint::BigUint;
 
     fn big(limbs: &[u64]) -> BigUint {
-        BigUint::from_slice(&limbs.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>())
+        BigUint::from_slice(
+            &limbs
+                .iter()
+                .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
     }
 
     fn number(n: &Number) -> BigUint {
@@ -199,10 +212,21 @@ mod tests {
         let g = vec![0xdead_beef, 0x0f0f_0f0f_0f0f_0f0f, 0b1000];
         let options = Options::default();
         let expected_to = big(&x) ^ big(&g);
-        let pos = HeapPos { index: 3, offset: 9 };
+        let pos = HeapPos {
+            index: 3,
+            offset: 9,
+        };
         for window in 1..=3usize {
             let top = g.len().div_ceil(window) * window;
-            let mut mover = XorMove::start(pos, HeapValue::Limbs(x.clone()), PageReleaser::NONE, 4096, &options, top as u64).unwrap();
+            let mut mover = XorMove::start(
+                pos,
+                HeapValue::Limbs(x.clone()),
+                PageReleaser::NONE,
+                4096,
+                &options,
+                top as u64,
+            )
+            .unwrap();
             for first in (0..g.len()).step_by(window).rev() {
                 let end = (first + window).min(g.len());
                 mover.absorb(first as u64, &g[first..end]).unwrap();
@@ -217,10 +241,16 @@ mod tests {
     #[test]
     fn small_moves_leave_zero_or_one() {
         let options = Options::default();
-        let pos = HeapPos { index: 0, offset: 0 };
+        let pos = HeapPos {
+            index: 0,
+            offset: 0,
+        };
         let eight = HeapValue::Word(8);
         let found = small_move(pos, &eight, PageReleaser::NONE, 1, &options).unwrap();
-        assert_eq!((number(&found.to), number(&found.remove)), (BigUint::from(1u8), BigUint::from(7u8)));
+        assert_eq!(
+            (number(&found.to), number(&found.remove)),
+            (BigUint::from(1u8), BigUint::from(7u8))
+        );
         assert_eq!(found.remove.bit_length, 3);
         let found = small_move(pos, &eight, PageReleaser::NONE, 0, &options).unwrap();
         assert_eq!(number(&found.remove), BigUint::from(8u8));

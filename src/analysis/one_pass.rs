@@ -48,7 +48,13 @@ pub struct Shared<'n> {
 impl<'n> Shared<'n> {
     /// The settings of the first pass of an analysis under `plan`; `move_wanted`:
     /// whether the candidates for the move are kept.
-    pub fn new(plan: &Plan, format: Format, name: &'n str, stream: bool, move_wanted: bool) -> Self {
+    pub fn new(
+        plan: &Plan,
+        format: Format,
+        name: &'n str,
+        stream: bool,
+        move_wanted: bool,
+    ) -> Self {
         Shared {
             window_bits: plan.window_bits,
             format,
@@ -261,7 +267,13 @@ impl Fold for OnePass<'_> {
     /// Takes a block of raw elements with one loop, counting the holders
     /// of every bit in columns when the pass counts them; a stream counts
     /// every position, one element at a time.
-    fn raw_elements(&mut self, elements: &[u8], width: usize, index: u64, base: u64) -> Result<(), Error> {
+    fn raw_elements(
+        &mut self,
+        elements: &[u8],
+        width: usize,
+        index: u64,
+        base: u64,
+    ) -> Result<(), Error> {
         let block = Block {
             bytes: elements,
             width,
@@ -286,7 +298,8 @@ impl Fold for OnePass<'_> {
         if let Some(candidates) = &mut self.candidates {
             if candidates.holds_new_bit(&HeapValue::Word(u128::from(tally.or))) {
                 for (i, value) in block.elements().enumerate() {
-                    let kept = candidates.offer(block.position(i), None, &HeapValue::Word(value.into()));
+                    let kept =
+                        candidates.offer(block.position(i), None, &HeapValue::Word(value.into()));
                     kept.map_err(|e| Error::io(self.shared.name, e))?;
                 }
             }

@@ -11,8 +11,8 @@
 //! afterwards, only when the counts say the block has them.
 
 use super::survey::Survey;
+use crate::arch::columns::{self, load, BlockTally, ColumnCounter};
 use crate::input::HeapPos;
-use crate::nimsum::columns::{self, load, BlockTally, ColumnCounter};
 
 /// A block of whole elements, where it lies.
 #[derive(Clone, Copy, Debug)]
@@ -72,9 +72,7 @@ impl Block<'_> {
             ones: tally.ones,
             big,
             max_bit_length: u64::from(64 - tally.or.leading_zeros()),
-            first_one: (tally.ones > 0)
-                .then(|| self.first(|v| v == 1))
-                .flatten(),
+            first_one: (tally.ones > 0).then(|| self.first(|v| v == 1)).flatten(),
             first_big: (big > 0).then(|| self.first(|v| v >= 2)).flatten(),
         }
     }
@@ -120,7 +118,11 @@ mod tests {
         let mut scanner = Scanner::new(format, data, 100);
         let (mut survey, mut xor, mut values) = (Survey::default(), 0u64, Vec::new());
         while let Some(heap) = scanner.next_heap().unwrap() {
-            survey.record_length(values.len() as u64 + 7, heap.offset, heap.value.bit_length());
+            survey.record_length(
+                values.len() as u64 + 7,
+                heap.offset,
+                heap.value.bit_length(),
+            );
             xor ^= heap.value.limb(0);
             values.push(heap.value.limb(0));
         }

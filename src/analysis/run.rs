@@ -31,7 +31,7 @@ use std::time::Instant;
 /// Analyzes `input`, read as `format`.
 pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Result<Facts, Error> {
     let shape = Shape {
-        len: input.len(),
+        len: input.size(),
         format,
         threads: options.threads,
     };
@@ -182,8 +182,13 @@ impl<'a> Run<'a, '_> {
     }
 
     /// The nim-sum a window per pass, from the top.
-    fn window_passes(&mut self, windows: &mut Windows<'a>, first: &mut FirstPass) -> Result<(), Error> {
-        let mut all = windows::top_down(first.survey.max_bit_length, self.plan.window_limbs).peekable();
+    fn window_passes(
+        &mut self,
+        windows: &mut Windows<'a>,
+        first: &mut FirstPass,
+    ) -> Result<(), Error> {
+        let mut all =
+            windows::top_down(first.survey.max_bit_length, self.plan.window_limbs).peekable();
         while let Some(window) = all.next() {
             let limbs = self.pass(|| WindowXor::new(window))?.into_limbs();
             let more_below = all.peek().is_some();
@@ -245,14 +250,19 @@ impl<'a> Run<'a, '_> {
     ) -> Result<(u64, XorMoving<'a>), Error> {
         let count = first.counts.count(msb);
         let kept = match first.candidates.as_mut() {
-            Some(candidates) => self.first_candidate(candidates, |limbs| holds_bit(limbs, msb), |run, heap| run.in_file_bit(heap, msb))?,
+            Some(candidates) => self.first_candidate(
+                candidates,
+                |limbs| holds_bit(limbs, msb),
+                |run, heap| run.in_file_bit(heap, msb),
+            )?,
             None => None,
         };
         let options = self.options;
         let (holders, moving) = match (count, kept) {
             (Some(count), Some(Candidate::Kept(kept))) => {
                 let x = HeapValue::Limbs(kept.limbs);
-                let start = XorMove::start(kept.pos, x, PageReleaser::NONE, capture, options, above)?;
+                let start =
+                    XorMove::start(kept.pos, x, PageReleaser::NONE, capture, options, above)?;
                 (count, XorMoving::Streaming(start, kept.line))
             }
             (Some(count), Some(Candidate::InFile(heap))) => {
@@ -263,7 +273,9 @@ impl<'a> Run<'a, '_> {
             }
             (count, _) => {
                 let search = self.pass(|| HolderSearch::new(msb, count.is_none()))?;
-                let pos = search.first.expect("the msb of the nim-sum is set in some heap");
+                let pos = search
+                    .first
+                    .expect("the msb of the nim-sum is set in some heap");
                 let holders = count.unwrap_or(search.count);
                 (holders, self.reread_xor_move(pos, capture, above)?)
             }
@@ -272,7 +284,12 @@ impl<'a> Run<'a, '_> {
     }
 
     /// The move of normal play on the heap at `pos`, read again.
-    fn reread_xor_move(&mut self, pos: HeapPos, capture: u64, above: u64) -> Result<XorMoving<'a>, Error> {
+    fn reread_xor_move(
+        &mut self,
+        pos: HeapPos,
+        capture: u64,
+        above: u64,
+    ) -> Result<XorMoving<'a>, Error> {
         let read = self.reread(pos)?;
         let x = read.heap.value;
         let start = XorMove::start(pos, x, read.pages, capture, self.options, above)?;
@@ -302,7 +319,10 @@ impl<'a> Run<'a, '_> {
             return Ok(false);
         };
         let mut digit = [0u8];
-        let source = self.input.random_access().expect("heaps are left only in files");
+        let source = self
+            .input
+            .random_access()
+            .expect("heaps are left only in files");
         source.read_exact_at(&mut digit, at)?;
         self.cost.bytes_scanned += 1;
         Ok(LongToken::digit_value(self.format, digit[0]) >> bit & 1 == 1)
@@ -355,17 +375,27 @@ impl<'a> Run<'a, '_> {
         target: u64,
     ) -> Result<(MoveFacts, Option<u64>), Error> {
         let kept = match first.candidates.as_mut() {
-            Some(candidates) => self.first_candidate(candidates, |limbs| bit_length(limbs) >= 2, |_, heap| Ok(heap.bits >= 2))?,
+            Some(candidates) => self.first_candidate(
+                candidates,
+                |limbs| bit_length(limbs) >= 2,
+                |_, heap| Ok(heap.bits >= 2),
+            )?,
             None => None,
         };
         let options = self.options;
         if let Some(Candidate::Kept(kept)) = kept {
             debug_assert_eq!(kept.pos, pos);
             let x = HeapValue::Limbs(kept.limbs);
-            return Ok((small_move(pos, &x, PageReleaser::NONE, target, options)?, kept.line));
+            return Ok((
+                small_move(pos, &x, PageReleaser::NONE, target, options)?,
+                kept.line,
+            ));
         }
         let read = self.reread(pos)?;
-        Ok((small_move(pos, &read.heap.value, read.pages, target, options)?, None))
+        Ok((
+            small_move(pos, &read.heap.value, read.pages, target, options)?,
+            None,
+        ))
     }
 
     /// Reads the heap at `pos` again.
@@ -377,12 +407,20 @@ impl<'a> Run<'a, '_> {
 
     /// The line of `offset` for the text formats, counted from the start
     /// (skipping the digits of the heaps left in the file).
-    fn line_of(&mut self, offset: u64, candidates: Option<&Candidates>) -> Result<Option<u64>, Error> {
+    fn line_of(
+        &mut self,
+        offset: u64,
+        candidates: Option<&Candidates>,
+    ) -> Result<Option<u64>, Error> {
         if !self.format.is_text() {
             return Ok(None);
         }
-        let no_lf = candidates.map(Candidates::digits_in_file).unwrap_or_default();
-        let found = self.input.lines_to(offset, &no_lf, &mut self.cost.bytes_scanned)?;
+        let no_lf = candidates
+            .map(Candidates::digits_in_file)
+            .unwrap_or_default();
+        let found = self
+            .input
+            .lines_to(offset, &no_lf, &mut self.cost.bytes_scanned)?;
         Ok(found.map(|(line, _)| line))
     }
 

@@ -84,7 +84,10 @@ fn report_of(facts: Facts, data: &[u8], format: Format, options: &Options) -> se
 /// report, or the same error.
 fn compare(data: &[u8], format: Format, options: &Options) {
     let context = || format!("{format:?} {options:?} {:?}", String::from_utf8_lossy(data));
-    match (one_pass(data, format, options, true), windowed(data, format, options)) {
+    match (
+        one_pass(data, format, options, true),
+        windowed(data, format, options),
+    ) {
         (Ok(fast), Ok(slow)) => assert_eq!(
             report_of(fast, data, format, options),
             report_of(slow, data, format, options),
@@ -187,12 +190,21 @@ fn long_decimals_and_lines_are_read_in_place_in_the_one_pass() {
             write_heap(format, heap, &mut data).unwrap();
         }
         let options = Options::default();
-        let expected = report_of(windowed(&data, format, &options).unwrap(), &data, format, &options);
+        let expected = report_of(
+            windowed(&data, format, &options).unwrap(),
+            &data,
+            format,
+            &options,
+        );
         // From the map, and without one into a buffer that grows.
         for map in [true, false] {
             let facts = one_pass(&data, format, &options, map).unwrap();
             assert_eq!(facts.cost.passes, 1, "{format:?}");
-            assert_eq!(report_of(facts, &data, format, &options), expected, "{format:?} {map}");
+            assert_eq!(
+                report_of(facts, &data, format, &options),
+                expected,
+                "{format:?} {map}"
+            );
         }
     }
 }
@@ -280,7 +292,10 @@ fn an_msb_below_the_counted_limbs_takes_one_more_pass() {
     let data = format!("{big}{big}101");
     let options = Options::default();
     let facts = one_pass(data.as_bytes(), Format::Bits, &options, true).unwrap();
-    assert_eq!(facts.cost.passes, 2, "one pass, then the first-holder search");
+    assert_eq!(
+        facts.cost.passes, 2,
+        "one pass, then the first-holder search"
+    );
     // Both passes, and the few bytes read to count the move's line.
     let twice = 2 * data.len() as u64;
     assert!((twice..twice + 16).contains(&facts.cost.bytes_scanned));

@@ -1,8 +1,8 @@
 //! `nimstream analyze FILE`: the main job.
 
-use crate::{analyze_path, MemoryBudget, Options};
 use crate::error::Error;
 use crate::report::human;
+use crate::{analyze_path, MemoryBudget, Options};
 use crate::{Format, Rule};
 use clap::Args;
 use std::io::Write;

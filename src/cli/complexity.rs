@@ -1,13 +1,13 @@
 //! `nimstream complexity`: measure how time and working memory grow with
 //! the input, and write the table and the plots.
 
-use crate::MemoryBudget;
 use crate::complexity::{
     measure, render_csv, render_svg, ComplexityOptions, Exponents, Measurement,
 };
 use crate::error::Error;
 use crate::gen::BitRange;
 use crate::Format;
+use crate::MemoryBudget;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};

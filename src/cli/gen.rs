@@ -1,10 +1,10 @@
 //! `nimstream gen`: write an instance, and sum up what was written on
 //! standard error.
 
-use crate::parse_byte_size;
 use crate::error::Error;
 use crate::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
 use crate::output::AtomicFile;
+use crate::parse_byte_size;
 use crate::Format;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -2,8 +2,9 @@
 //! bit first.
 
 use super::pages::PageReleaser;
-use super::token::{scan_digits, skip_space, strip_leading_zeros, Digits};
+use super::token::{scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
+use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
 /// What may follow a binary digit, for messages.

@@ -19,8 +19,9 @@
 //! the compare-movemask-reload chain lengthens.
 
 use super::pages::PageReleaser;
-use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros, Digits, ASCII_ZEROS};
+use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
+use crate::arch::token_end::{Digits, ASCII_ZEROS};
 use crate::error::ParseError;
 use num_bigint::BigUint;
 
@@ -215,7 +216,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
 mod tests {
     use super::*;
 
-    use crate::input::token::tests::Rng;
+    use crate::arch::token_end::tests::Rng;
 
     const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
 

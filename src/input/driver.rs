@@ -43,7 +43,12 @@ pub trait Fold: Send + Sized {
 
     /// Takes a `bits` or `hex` token the driver read in pieces (it was
     /// longer than a read); returns its buffer, for the next such token.
-    fn long_heap(&mut self, index: u64, long: LongHeap, at: &mut At<'_>) -> Result<Vec<u64>, Error> {
+    fn long_heap(
+        &mut self,
+        index: u64,
+        long: LongHeap,
+        at: &mut At<'_>,
+    ) -> Result<Vec<u64>, Error> {
         let heap = Heap {
             offset: long.offset,
             value: HeapValue::Limbs(long.into_limbs()),
@@ -58,7 +63,13 @@ pub trait Fold: Send + Sized {
     /// Takes whole elements of `width` bytes of a raw array, the first of
     /// which is the `index`-th heap of the range and lies at offset
     /// `base`; by default one heap at a time.
-    fn raw_elements(&mut self, elements: &[u8], width: usize, index: u64, base: u64) -> Result<(), Error> {
+    fn raw_elements(
+        &mut self,
+        elements: &[u8],
+        width: usize,
+        index: u64,
+        base: u64,
+    ) -> Result<(), Error> {
         each_element(self, elements, width, index, base)
     }
 
@@ -230,7 +241,7 @@ pub fn run_random<F: Fold>(
     let count = range_count(source, format, reads);
     if count == 1 {
         // One range: read here, with nothing allocated for the ranges.
-        let (fold, _, bytes_read) = read(&(0..source.len())).map_err(located)?;
+        let (fold, _, bytes_read) = read(&(0..source.size())).map_err(located)?;
         input.check_unchanged()?;
         return Ok(Folded {
             fold,
@@ -284,8 +295,15 @@ pub struct Reread<'a> {
 /// Reads the heap that starts at `offset` again (an earlier pass found it
 /// there): in place from bytes in memory or the map, else with positioned
 /// reads into limbs (a `bits` or `hex` token in pieces).
-pub fn heap_at<'a>(input: &'a Input<'_>, format: Format, offset: u64, reads: &Reads) -> Result<Reread<'a>, Error> {
-    let source = input.random_access().expect("only an input read again holds heaps to reread");
+pub fn heap_at<'a>(
+    input: &'a Input<'_>,
+    format: Format,
+    offset: u64,
+    reads: &Reads,
+) -> Result<Reread<'a>, Error> {
+    let source = input
+        .random_access()
+        .expect("only an input read again holds heaps to reread");
     let (data, pages) = match source {
         RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
         RandomAccess::File(file) => match (file.reading(true), file.map()) {
@@ -382,13 +400,23 @@ fn read_range<F: Fold>(
 ) -> Result<RangeRun<F>, Located> {
     let mut heaps = 0;
     let bytes = match source {
-        RandomAccess::Memory(bytes) => {
-            read_in_place(bytes, PageReleaser::NONE, format, range.clone(), &mut fold, &mut heaps)
-        }
+        RandomAccess::Memory(bytes) => read_in_place(
+            bytes,
+            PageReleaser::NONE,
+            format,
+            range.clone(),
+            &mut fold,
+            &mut heaps,
+        ),
         RandomAccess::File(file) => match (file.reading(reads.heaps_in_place), file.map()) {
-            (Reading::Mapped, Some(map)) => {
-                read_in_place(map.map(), map.pages(), format, range.clone(), &mut fold, &mut heaps)
-            }
+            (Reading::Mapped, Some(map)) => read_in_place(
+                map.map(),
+                map.pages(),
+                format,
+                range.clone(),
+                &mut fold,
+                &mut heaps,
+            ),
             _ => Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps),
         },
     };
@@ -449,11 +477,11 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
         let HeapLoop {
             fold,
             heaps,
-            mut scratch,
+            scratch,
             mut at,
             mut released,
         } = self;
-        scanner.each_heap(scratch.as_deref_mut(), |heap| {
+        scanner.each_heap(scratch, |heap| {
             fold.heap(*heaps, heap, &mut at)?;
             *heaps += 1;
             if let Some((map, done_to)) = &mut released {
@@ -543,7 +571,12 @@ impl<'a> Positioned<'a> {
     /// Reads `range` into buffers that end on heap boundaries (the last at
     /// the range's end) and hands `fold` their heaps; returns the bytes
     /// read.
-    fn read<F: Fold>(&self, range: Range<u64>, fold: &mut F, heaps: &mut u64) -> Result<u64, (Stop, u64)> {
+    fn read<F: Fold>(
+        &self,
+        range: Range<u64>,
+        fold: &mut F,
+        heaps: &mut u64,
+    ) -> Result<u64, (Stop, u64)> {
         let mut bytes = 0;
         self.read_counting(range, fold, heaps, &mut bytes)
             .map(|()| bytes)
@@ -567,7 +600,8 @@ impl<'a> Positioned<'a> {
         let mut whole_at = None;
         loop {
             let want = (buffer.len() - filled).min((range.end - next) as usize);
-            self.file.read_exact_at(&mut buffer[filled..filled + want], next)?;
+            self.file
+                .read_exact_at(&mut buffer[filled..filled + want], next)?;
             (filled, next, *bytes) = (filled + want, next + want as u64, *bytes + want as u64);
             let end = next == range.end;
             let usable = match end {
@@ -576,7 +610,15 @@ impl<'a> Positioned<'a> {
             };
             if usable > 0 || end {
                 let at = At::nowhere();
-                scan_piece(self.format, &buffer[..usable], base, fold, heaps, scratch.as_mut(), at)?;
+                scan_piece(
+                    self.format,
+                    &buffer[..usable],
+                    base,
+                    fold,
+                    heaps,
+                    scratch.as_mut(),
+                    at,
+                )?;
                 buffer.copy_within(usable..filled, 0);
                 (filled, base) = (filled - usable, base + usable as u64);
             }
@@ -662,13 +704,19 @@ impl<'a> Positioned<'a> {
         heaps: &mut u64,
         bytes: &mut u64,
     ) -> Result<u64, Stop> {
-        let map = self.file.map().expect("a heap is read in place only from a map");
+        let map = self
+            .file
+            .map()
+            .expect("a heap is read in place only from a map");
         let pages = map.pages();
         let slice = &map.map()[base as usize..end as usize];
         let mut scanner = Scanner::new(self.format, slice, base).releasing(pages);
         let Some(heap) = scanner.next_heap()? else {
             let name = self.file.stamp().name();
-            return Err(Stop::Failed(watch::changed(name, "a heap read before is gone")));
+            return Err(Stop::Failed(watch::changed(
+                name,
+                "a heap read before is gone",
+            )));
         };
         fold.heap(*heaps, &heap, &mut At { lines: None, pages })?;
         *heaps += 1;
@@ -716,7 +764,9 @@ fn read_stream<F: Fold>(
             match scan_piece(format, piece, base, fold, &mut heaps, None, at) {
                 Ok(()) | Err(Stop::Done) => {}
                 Err(Stop::Parse(error)) => {
-                    let line_col = format.is_text().then(|| lines.locate(piece, base, error.offset));
+                    let line_col = format
+                        .is_text()
+                        .then(|| lines.locate(piece, base, error.offset));
                     return (base, Some(Located::Parse(error, line_col)));
                 }
                 Err(Stop::Failed(error)) => return (base, Some(Located::Failed(error))),
@@ -737,7 +787,7 @@ fn read_stream<F: Fold>(
 fn range_count(source: RandomAccess<'_>, format: Format, reads: &Reads) -> u64 {
     match format {
         Format::Nimb => 1,
-        _ => (reads.ranges as u64).clamp(1, (source.len() / reads.min_range_bytes.max(1)).max(1)),
+        _ => (reads.ranges as u64).clamp(1, (source.size() / reads.min_range_bytes.max(1)).max(1)),
     }
 }
 
@@ -745,8 +795,13 @@ fn range_count(source: RandomAccess<'_>, format: Format, reads: &Reads) -> u64 {
 /// boundaries: after a separator for the text formats (a cut that falls
 /// inside a heap longer than `reads.max_buffered_heap_bytes` is dropped),
 /// at whole elements for raw arrays. The one place work is split.
-fn split(source: RandomAccess<'_>, format: Format, count: u64, reads: &Reads) -> Result<Vec<Range<u64>>, Error> {
-    let len = source.len();
+fn split(
+    source: RandomAccess<'_>,
+    format: Format,
+    count: u64,
+    reads: &Reads,
+) -> Result<Vec<Range<u64>>, Error> {
+    let len = source.size();
     let mut starts = vec![0];
     for k in 1..count {
         let nominal = len / count * k;

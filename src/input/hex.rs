@@ -3,8 +3,9 @@
 
 use super::pack::{hex_token, TokenScratch};
 use super::pages::PageReleaser;
-use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros, Digits};
+use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
+use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
 /// What may follow a hex digit, for messages.

@@ -95,7 +95,13 @@ mod tests {
     #[test]
     fn pieces_count_like_the_whole() {
         let data: Vec<u8> = (0..5000u32)
-            .map(|i| if i % 7 == 3 || i % 31 == 0 { b'\n' } else { b'1' })
+            .map(|i| {
+                if i % 7 == 3 || i % 31 == 0 {
+                    b'\n'
+                } else {
+                    b'1'
+                }
+            })
             .collect();
         for step in [1, 2, 64, 999, 5000] {
             for offset in [0, 1, 3, 4, 500, 4096, 4999, 5000] {

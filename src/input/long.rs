@@ -13,10 +13,11 @@
 //! of bits without holding its text: the packed digits take an eighth
 //! (bits) or a half (hex) of the text's size, and nothing else grows.
 
-use super::token::{scan_digits, Digits};
+use super::token::scan_digits;
 use super::{Format, HeapScanner, PageReleaser, Scanner};
+use crate::arch::limbs;
+use crate::arch::token_end::Digits;
 use crate::error::ParseError;
-use crate::nimsum::limbs;
 use std::ops::Range;
 
 /// A token being read piece by piece.

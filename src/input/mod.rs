@@ -37,8 +37,8 @@ pub use pack::{shifted_limb, PackedDigits, TokenScratch};
 pub use pages::PageReleaser;
 pub use raw::trailing_bytes_error;
 
+use crate::arch::limbs;
 use crate::error::ParseError;
-use crate::nimsum::limbs;
 
 /// Where a heap is: its index in the instance and its first byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -118,7 +118,7 @@ impl<'a> Input<'a> {
     }
 
     /// The size in bytes of an input that can be read at any offset.
-    pub fn len(&self) -> Option<u64> {
+    pub fn size(&self) -> Option<u64> {
         match &self.bytes {
             InputBytes::Memory(bytes) => Some(bytes.len() as u64),
             InputBytes::File(file) => Some(file.stamp.len_at_open()),
@@ -184,7 +184,11 @@ impl<'a> Input<'a> {
     /// read at any offset, not reading the byte ranges of `no_lf` (in
     /// increasing order, known to hold no LF); the bytes read counted in
     /// `read`. `None` for a stream, which counts its lines as it goes.
-    pub fn line_and_column(&self, offset: u64, no_lf: &[Range<u64>]) -> Result<Option<(u64, u64)>, Error> {
+    pub fn line_and_column(
+        &self,
+        offset: u64,
+        no_lf: &[Range<u64>],
+    ) -> Result<Option<(u64, u64)>, Error> {
         let mut read = 0;
         self.lines_to(offset, no_lf, &mut read)
     }
@@ -229,7 +233,7 @@ pub enum RandomAccess<'a> {
 
 impl RandomAccess<'_> {
     /// The size in bytes.
-    pub fn len(&self) -> u64 {
+    pub fn size(&self) -> u64 {
         match self {
             RandomAccess::Memory(bytes) => bytes.len() as u64,
             RandomAccess::File(file) => file.stamp.len_at_open(),
@@ -303,7 +307,9 @@ impl FileInput {
         if !self.allow_map || self.stamp.len_at_open() == 0 {
             return None;
         }
-        self.map.get_or_init(|| MappedFile::open(&self.stamp)).as_ref()
+        self.map
+            .get_or_init(|| MappedFile::open(&self.stamp))
+            .as_ref()
     }
 
     /// Fills `buffer` from `offset`; a file that ends early has shrunk.

@@ -5,8 +5,6 @@
 //! 64·(first_limb + len)`. The windowed passes run one window per pass,
 //! from the most significant end.
 
-pub mod columns;
-pub mod limbs;
 mod shifted;
 
 pub use shifted::ByShift;

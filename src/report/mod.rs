@@ -191,7 +191,10 @@ mod tests {
         assert_eq!(small.hex.as_deref(), Some("1f"));
         assert_eq!(small.dec.as_deref(), Some("31"));
         let zero = Value::of(&Number::new(0, &[], 0));
-        assert_eq!((zero.hex.as_deref(), zero.dec.as_deref()), (Some("0"), Some("0")));
+        assert_eq!(
+            (zero.hex.as_deref(), zero.dec.as_deref()),
+            (Some("0"), Some("0"))
+        );
         assert_eq!(Value::of(&Number::new(9, &[0x1ff], 8)).hex, None);
         let wide = Value::of(&Number::new(65, &[0, 1], 4096));
         assert_eq!(wide.dec.as_deref(), Some("18446744073709551616"));

@@ -2,7 +2,7 @@
 //! binary, large ones by bit length, and the move in words.
 
 use super::{Move, Report, Value};
-use crate::{Player, Rule};
+use crate::analysis::{Player, Rule};
 use std::fmt::Write;
 
 /// Values up to this many bits are also shown in binary.

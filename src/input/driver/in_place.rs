@@ -1,0 +1,46 @@
+//! Reading a range in place: bytes in memory or a memory map, which the
+//! scanner walks as they lie, a map's pages released behind the pass (and
+//! inside long heaps, step by step).
+
+use super::{scan_piece, At, Fold, HeapLoop, Stop};
+use crate::input::pages::{PageReleaser, RELEASE_STEP_BYTES};
+use crate::input::{Format, Scanner, TokenScratch};
+use std::ops::Range;
+
+/// Reads `range` of `data` in place (a buffer, or a map whose pages
+/// `pages` releases behind the pass); returns the bytes read.
+pub(super) fn read_in_place<F: Fold>(
+    data: &[u8],
+    pages: PageReleaser<'_>,
+    format: Format,
+    range: Range<u64>,
+    fold: &mut F,
+    heaps: &mut u64,
+) -> Result<u64, (Stop, u64)> {
+    let (start, end) = (range.start as usize, range.end as usize);
+    let slice = &data[start..end];
+    let stopped = |stop| (stop, range.end - range.start);
+    if let Some(width) = format.raw_width() {
+        let step = RELEASE_STEP_BYTES - RELEASE_STEP_BYTES % width;
+        for (n, piece) in slice.chunks(step).enumerate() {
+            let base = (start + n * step) as u64;
+            scan_piece(format, piece, base, fold, heaps, None, At::nowhere()).map_err(stopped)?;
+            pages.release(piece);
+        }
+        return Ok(range.end - range.start);
+    }
+    let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+    let visitor = HeapLoop {
+        fold,
+        heaps,
+        scratch: scratch.as_mut(),
+        at: At { lines: None, pages },
+        released: Some((data, range.start)),
+    };
+    Scanner::new(format, slice, range.start)
+        .releasing(pages)
+        .visit(visitor)
+        .map_err(stopped)?;
+    pages.release(slice);
+    Ok(range.end - range.start)
+}

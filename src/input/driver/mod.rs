@@ -1,0 +1,433 @@
+//! The driver: reads an input in pieces cut at heap boundaries and pushes
+//! its heaps, in file order, into a [`Fold`]. Every pass of every analysis
+//! goes through [`run`].
+//!
+//! One function reads each kind of source:
+//!
+//! - bytes in memory or a memory map ([`Reading::Mapped`]), in place: the
+//!   scanner runs over the range itself, and a map's pages are released
+//!   behind the pass (and inside long heaps, step by step);
+//! - a regular file read with positioned reads ([`Reading::Positioned`]):
+//!   buffers of a fixed size cut at heap boundaries; a `bits` or `hex`
+//!   token longer than a buffer is read in pieces, and any
+//!   other heap too long to buffer is read in place from the map (or, with
+//!   no map, into a buffer that grows to hold it);
+//! - a stream: chunks cut at heap boundaries, the unused tail carried to
+//!   the next read, lines counted as the chunks go by.
+//!
+//! Work is split across threads in one place, [`ranges`]: a source that can
+//! be read at any offset is cut into ranges that start on heap boundaries,
+//! one fold per range, and the folds merge in file order ([`Fold::merge`]),
+//! which is what lets threads (and later machines) share a pass. The
+//! earliest error wins.
+
+mod in_place;
+mod positioned;
+mod ranges;
+mod reread;
+mod stream;
+#[cfg(test)]
+mod tests;
+
+pub use reread::{heap_at, Reread};
+
+use super::lines::Lines;
+use super::long::LongHeap;
+use super::pages::{PageReleaser, RELEASE_STEP_BYTES};
+use super::source::{Input, RandomAccess, Reading};
+use super::{
+    trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, ScanVisitor, Scanner, TokenScratch,
+};
+use crate::error::{Error, ParseError};
+use in_place::read_in_place;
+use positioned::Positioned;
+use ranges::{range_count, split};
+use std::ops::Range;
+use stream::read_stream;
+
+/// What a pass pushes heaps into. A pass over a source that can be read at
+/// any offset makes one fold per range and merges them in file order, so a
+/// fold's state must merge associatively. Heap indices count from 0 in
+/// each range.
+pub trait Fold: Send + Sized {
+    /// Takes the `index`-th heap of the range.
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error>;
+
+    /// Takes a `bits` or `hex` token the driver read in pieces (it was
+    /// longer than a read); returns its buffer, for the next such token.
+    fn long_heap(
+        &mut self,
+        index: u64,
+        long: LongHeap,
+        at: &mut At<'_>,
+    ) -> Result<Vec<u64>, Error> {
+        let heap = Heap {
+            offset: long.offset,
+            value: HeapValue::Limbs(long.into_limbs()),
+        };
+        self.heap(index, &heap, at)?;
+        match heap.value {
+            HeapValue::Limbs(limbs) => Ok(limbs),
+            _ => unreachable!("built as limbs just above"),
+        }
+    }
+
+    /// Takes whole elements of `width` bytes of a raw array, the first of
+    /// which is the `index`-th heap of the range and lies at offset
+    /// `base`; by default one heap at a time.
+    fn raw_elements(
+        &mut self,
+        elements: &[u8],
+        width: usize,
+        index: u64,
+        base: u64,
+    ) -> Result<(), Error> {
+        each_element(self, elements, width, index, base)
+    }
+
+    /// Whether the scanners may pack short tokens into scratch space
+    /// ([`HeapValue::Packed`]) instead of handing out their digits.
+    fn packs_tokens(&self) -> bool {
+        false
+    }
+
+    /// Whether the fold needs no more heaps of its range.
+    fn done(&self) -> bool {
+        false
+    }
+
+    /// Appends the fold of the range that follows this one, whose heap
+    /// indices start again from 0: `heaps_before` heaps precede it.
+    fn merge(&mut self, later: Self, heaps_before: u64) -> Result<(), Error>;
+}
+
+/// Hands `fold` the raw `elements` one heap at a time (see
+/// [`Fold::raw_elements`]), until it is done.
+pub fn each_element<F: Fold>(
+    fold: &mut F,
+    elements: &[u8],
+    width: usize,
+    index: u64,
+    base: u64,
+) -> Result<(), Error> {
+    let mut at = At::nowhere();
+    for (i, element) in elements.chunks_exact(width).enumerate() {
+        let mut word = [0u8; 8];
+        word[..width].copy_from_slice(element);
+        let heap = Heap {
+            offset: base + (i * width) as u64,
+            value: HeapValue::Word(u128::from(u64::from_le_bytes(word))),
+        };
+        fold.heap(index + i as u64, &heap, &mut at)?;
+        if fold.done() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What the driver knows of a heap besides its value.
+pub struct At<'c> {
+    /// The lines counted so far and the chunk being read, when the driver
+    /// counts lines (a stream of a text format).
+    lines: Option<(&'c mut Lines, &'c [u8], u64)>,
+    /// Releases the pages the heap lies in, when it lies in a map.
+    pub pages: PageReleaser<'c>,
+}
+
+impl At<'_> {
+    /// Nothing known: no lines counted, no map.
+    pub fn nowhere() -> At<'static> {
+        At {
+            lines: None,
+            pages: PageReleaser::NONE,
+        }
+    }
+
+    /// The line of the heap at `offset` when the driver counts lines as it
+    /// reads (a stream, which cannot look it up later); `None` otherwise.
+    /// Offsets asked for must not decrease.
+    pub fn line(&mut self, offset: u64) -> Option<u64> {
+        let (lines, chunk, base) = self.lines.as_mut()?;
+        lines.count_to(chunk, *base, offset);
+        Some(lines.line())
+    }
+}
+
+/// How a pass reads its input: the sizes the memory budget allows.
+#[derive(Clone, Copy, Debug)]
+pub struct Reads {
+    /// Ranges read at once, each on a thread (inputs read at any offset).
+    pub ranges: usize,
+    /// A range shorter than this is not worth a thread of its own.
+    pub min_range_bytes: u64,
+    /// Bytes per positioned read.
+    pub read_bytes: usize,
+    /// A heap of more text than this is not buffered in a positioned
+    /// pass: a `bits` or `hex` token is read in pieces, any other heap in
+    /// place from the map.
+    pub max_buffered_heap_bytes: usize,
+    /// The most memory a token read in pieces may pack into; a longer one
+    /// is read in place from the map.
+    pub max_packed_bytes: usize,
+    /// The first size of a stream's read buffer (it grows to hold a heap).
+    pub stream_chunk_bytes: usize,
+    /// Whether the pass needs heaps of any length without holding them
+    /// (see [`FileInput::reading`]).
+    pub heaps_in_place: bool,
+}
+
+/// A pass's merged fold and what it cost.
+pub struct Folded<F> {
+    /// The folds of every range, merged.
+    pub fold: F,
+    /// Bytes read from the input.
+    pub bytes_read: u64,
+    /// Ranges read at once.
+    pub ranges: usize,
+}
+
+/// Why the reading of a range stopped early.
+enum Stop {
+    /// A malformed byte.
+    Parse(ParseError),
+    /// The fold or a read failed.
+    Failed(Error),
+    /// The fold needs nothing more.
+    Done,
+}
+
+impl From<ParseError> for Stop {
+    fn from(error: ParseError) -> Stop {
+        Stop::Parse(error)
+    }
+}
+
+impl From<Error> for Stop {
+    fn from(error: Error) -> Stop {
+        Stop::Failed(error)
+    }
+}
+
+/// One range's fold, heap count and bytes read.
+type RangeRun<F> = (F, u64, u64);
+
+/// Runs one pass over `input`: pushes its heaps into folds made by
+/// `make`, one per range, and merges them. A regular file is checked for
+/// changes at the end of the pass.
+pub fn run<F: Fold>(
+    input: &mut Input<'_>,
+    format: Format,
+    reads: &Reads,
+    make: impl Fn() -> F + Sync,
+) -> Result<Folded<F>, Error> {
+    let Some(reader) = input.stream_mut() else {
+        return run_random(input, format, reads, make);
+    };
+    let mut fold = make();
+    let (bytes, error) = read_stream(reader, format, reads, &mut fold);
+    match error {
+        None => Ok(Folded {
+            fold,
+            bytes_read: bytes,
+            ranges: 1,
+        }),
+        Some(error) => Err(error.into_error(input, format)),
+    }
+}
+
+/// [`run`] over an input that can be read at any offset (a stream is
+/// read only once, by [`run`]): the ranges are read on threads of their
+/// own.
+pub fn run_random<F: Fold>(
+    input: &Input<'_>,
+    format: Format,
+    reads: &Reads,
+    make: impl Fn() -> F + Sync,
+) -> Result<Folded<F>, Error> {
+    let source = input
+        .random_access()
+        .expect("a stream is read once, by run");
+    let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
+    let located = |error: Located| error.into_error(input, format);
+    let count = range_count(source, format, reads);
+    if count == 1 {
+        // One range: read here, with nothing allocated for the ranges.
+        let (fold, _, bytes_read) = read(&(0..source.size())).map_err(located)?;
+        input.check_unchanged()?;
+        return Ok(Folded {
+            fold,
+            bytes_read,
+            ranges: 1,
+        });
+    }
+    let ranges = split(source, format, count, reads)?;
+    let runs: Vec<Result<RangeRun<F>, Located>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .map(|range| scope.spawn(|| read(range)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a range thread does not panic"))
+            .collect()
+    });
+    let mut merged: Option<(F, u64)> = None;
+    let mut bytes_read = 0;
+    for run in runs {
+        let (fold, heaps, bytes) = run.map_err(located)?;
+        bytes_read += bytes;
+        match &mut merged {
+            None => merged = Some((fold, heaps)),
+            Some((earlier, heaps_before)) => {
+                earlier.merge(fold, *heaps_before)?;
+                *heaps_before += heaps;
+            }
+        }
+    }
+    input.check_unchanged()?;
+    let (fold, _) = merged.expect("at least one range");
+    Ok(Folded {
+        fold,
+        bytes_read,
+        ranges: ranges.len(),
+    })
+}
+
+/// An error of a range or a stream, before the input's name (and, when
+/// the reader did not count lines, the line) is attached.
+enum Located {
+    /// A malformed byte; its line and column when the reader counted them.
+    Parse(ParseError, Option<(u64, u64)>),
+    /// A failed read of a stream.
+    Io(std::io::Error),
+    /// Anything else, complete.
+    Failed(Error),
+}
+
+impl Located {
+    fn into_error(self, input: &Input<'_>, format: Format) -> Error {
+        match self {
+            Located::Parse(error, line_col) => {
+                input.error_at(format, error.offset, error.message, line_col)
+            }
+            Located::Io(error) => Error::io(input.name(), error),
+            Located::Failed(error) => error,
+        }
+    }
+}
+
+/// Reads one range of an input that can be read at any offset.
+fn read_range<F: Fold>(
+    source: RandomAccess<'_>,
+    format: Format,
+    reads: &Reads,
+    range: Range<u64>,
+    mut fold: F,
+) -> Result<RangeRun<F>, Located> {
+    let mut heaps = 0;
+    let bytes = match source {
+        RandomAccess::Memory(bytes) => read_in_place(
+            bytes,
+            PageReleaser::NONE,
+            format,
+            range.clone(),
+            &mut fold,
+            &mut heaps,
+        ),
+        RandomAccess::File(file) => match (file.reading(reads.heaps_in_place), file.map()) {
+            (Reading::Mapped, Some(map)) => read_in_place(
+                map.map(),
+                map.pages(),
+                format,
+                range.clone(),
+                &mut fold,
+                &mut heaps,
+            ),
+            _ => Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps),
+        },
+    };
+    match bytes {
+        Ok(bytes) | Err((Stop::Done, bytes)) => Ok((fold, heaps, bytes)),
+        Err((Stop::Parse(error), _)) => Err(Located::Parse(error, None)),
+        Err((Stop::Failed(error), _)) => Err(Located::Failed(error)),
+    }
+}
+
+/// Scans `piece` (first byte at offset `base`) into `fold`, counting heaps
+/// in `heaps`: the loop over heaps is compiled once per format.
+fn scan_piece<F: Fold>(
+    format: Format,
+    piece: &[u8],
+    base: u64,
+    fold: &mut F,
+    heaps: &mut u64,
+    scratch: Option<&mut TokenScratch>,
+    at: At<'_>,
+) -> Result<(), Stop> {
+    if let Some(width) = format.raw_width() {
+        let whole = piece.len() - piece.len() % width;
+        fold.raw_elements(&piece[..whole], width, *heaps, base)?;
+        *heaps += (whole / width) as u64;
+        if whole < piece.len() {
+            let error = trailing_bytes_error(base + whole as u64, piece.len() - whole, width);
+            return Err(Stop::Parse(error));
+        }
+        return if fold.done() { Err(Stop::Done) } else { Ok(()) };
+    }
+    let visitor = HeapLoop {
+        fold,
+        heaps,
+        scratch,
+        at,
+        released: None,
+    };
+    Scanner::new(format, piece, base).visit(visitor)
+}
+
+/// The loop over the heaps of one piece (see [`ScanVisitor`]): each heap
+/// is built where the fold takes it, so it stays in registers.
+struct HeapLoop<'f, 'c, F> {
+    fold: &'f mut F,
+    heaps: &'f mut u64,
+    scratch: Option<&'f mut TokenScratch>,
+    at: At<'c>,
+    /// In place in a map: the map and the offset up to which its pages are
+    /// released.
+    released: Option<(&'c [u8], u64)>,
+}
+
+impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
+    type Output = Result<(), Stop>;
+
+    fn visit<S: HeapScanner<'a>>(self, mut scanner: S) -> Result<(), Stop> {
+        let HeapLoop {
+            fold,
+            heaps,
+            scratch,
+            mut at,
+            mut released,
+        } = self;
+        scanner.each_heap(scratch, |heap| {
+            fold.heap(*heaps, heap, &mut at)?;
+            *heaps += 1;
+            if let Some((map, done_to)) = &mut released {
+                release_behind(at.pages, map, done_to, heap.offset);
+            }
+            if fold.done() {
+                return Err(Stop::Done);
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Releases the pages of `map` from `done_to` up to `offset` once they
+/// make a step.
+#[inline]
+fn release_behind(pages: PageReleaser<'_>, map: &[u8], done_to: &mut u64, offset: u64) {
+    if offset >= *done_to + RELEASE_STEP_BYTES as u64 {
+        pages.release(&map[*done_to as usize..offset as usize]);
+        *done_to = offset;
+    }
+}

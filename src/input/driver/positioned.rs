@@ -1,0 +1,199 @@
+//! Reading a range of a regular file with positioned reads (`pread`) into
+//! buffers of a fixed size that end on heap boundaries. A `bits` or `hex`
+//! token longer than a buffer is read in pieces ([`LongToken`]); any other
+//! heap too long to buffer is read in place from the map, or, with no map,
+//! into a buffer that grows to hold it.
+
+use super::{scan_piece, At, Fold, Reads, Stop};
+use crate::input::long::LongToken;
+use crate::input::source::FileInput;
+use crate::input::watch;
+use crate::input::{complete_prefix, Format, HeapScanner, Scanner, TokenScratch};
+use std::ops::Range;
+
+/// Reads the ranges of a regular file with positioned reads.
+pub(super) struct Positioned<'a> {
+    file: &'a FileInput,
+    format: Format,
+    reads: &'a Reads,
+}
+
+/// What reading a long token ended with.
+enum LongRead {
+    /// The token was handed over: the bytes after it left at the start of
+    /// the buffer, the offset of the first, and the token's buffer.
+    Taken(usize, u64, Vec<u64>),
+    /// It packs into more than a token may: read it in place instead.
+    TooLong,
+}
+
+impl<'a> Positioned<'a> {
+    pub(super) fn new(file: &'a FileInput, format: Format, reads: &'a Reads) -> Self {
+        Positioned {
+            file,
+            format,
+            reads,
+        }
+    }
+
+    /// Reads `range` into buffers that end on heap boundaries (the last at
+    /// the range's end) and hands `fold` their heaps; returns the bytes
+    /// read.
+    pub(super) fn read<F: Fold>(
+        &self,
+        range: Range<u64>,
+        fold: &mut F,
+        heaps: &mut u64,
+    ) -> Result<u64, (Stop, u64)> {
+        let mut bytes = 0;
+        self.read_counting(range, fold, heaps, &mut bytes)
+            .map(|()| bytes)
+            .map_err(|stop| (stop, bytes))
+    }
+
+    fn read_counting<F: Fold>(
+        &self,
+        range: Range<u64>,
+        fold: &mut F,
+        heaps: &mut u64,
+        bytes: &mut u64,
+    ) -> Result<(), Stop> {
+        // A range shorter than a read needs no more than its own length.
+        let range_len = usize::try_from(range.end - range.start).unwrap_or(usize::MAX);
+        let mut buffer = vec![0u8; self.reads.read_bytes.min(range_len).max(1)];
+        let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+        let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
+        let mut spare = Vec::new();
+        // A token found too long to pack: read whole when met again.
+        let mut whole_at = None;
+        loop {
+            let want = (buffer.len() - filled).min((range.end - next) as usize);
+            self.file
+                .read_exact_at(&mut buffer[filled..filled + want], next)?;
+            (filled, next, *bytes) = (filled + want, next + want as u64, *bytes + want as u64);
+            let end = next == range.end;
+            let usable = match end {
+                true => filled,
+                false => complete_prefix(self.format, &buffer[..filled], base == 0),
+            };
+            if usable > 0 || end {
+                let at = At::nowhere();
+                scan_piece(
+                    self.format,
+                    &buffer[..usable],
+                    base,
+                    fold,
+                    heaps,
+                    scratch.as_mut(),
+                    at,
+                )?;
+                buffer.copy_within(usable..filled, 0);
+                (filled, base) = (filled - usable, base + usable as u64);
+            }
+            if end {
+                return Ok(());
+            }
+            if filled < buffer.len() {
+                continue;
+            }
+            // The buffer holds the start of one heap and nothing else.
+            if LongToken::reads(self.format) && filled >= 3 && whole_at != Some(base) {
+                let token = LongToken::start(self.format, &buffer[..filled], base, spare)?;
+                match self.read_long(token, &mut buffer, range.end, fold, *heaps, bytes)? {
+                    LongRead::Taken(left, after, buffer_back) => {
+                        (filled, base, spare) = (left, after, buffer_back);
+                        *heaps += 1;
+                        if fold.done() {
+                            return Err(Stop::Done);
+                        }
+                    }
+                    LongRead::TooLong => {
+                        (filled, spare, whole_at) = (0, Vec::new(), Some(base));
+                    }
+                }
+                next = base + filled as u64;
+            } else if self.in_place(whole_at == Some(base), buffer.len()) {
+                base = self.heap_in_place(base, range.end, fold, heaps, bytes)?;
+                (filled, next) = (0, base);
+            } else {
+                buffer.resize(2 * buffer.len(), 0);
+            }
+        }
+    }
+
+    /// Reads the rest of a long token through `buffer` and hands it to
+    /// `fold`.
+    fn read_long<F: Fold>(
+        &self,
+        mut token: LongToken,
+        buffer: &mut [u8],
+        end: u64,
+        fold: &mut F,
+        index: u64,
+        bytes: &mut u64,
+    ) -> Result<LongRead, Stop> {
+        loop {
+            let at = token.next();
+            let want = buffer.len().min((end - at) as usize);
+            if want == 0 {
+                let spare = fold.long_heap(index, token.finish(), &mut At::nowhere())?;
+                return Ok(LongRead::Taken(0, end, spare));
+            }
+            self.file.read_exact_at(&mut buffer[..want], at)?;
+            *bytes += want as u64;
+            let stop = token.feed(&buffer[..want])?;
+            if token.packed_bytes() > self.reads.max_packed_bytes {
+                return Ok(LongRead::TooLong);
+            }
+            if let Some(stop) = stop {
+                let spare = fold.long_heap(index, token.finish(), &mut At::nowhere())?;
+                buffer.copy_within(stop..want, 0);
+                return Ok(LongRead::Taken(want - stop, at + stop as u64, spare));
+            }
+        }
+    }
+
+    /// Whether a heap that fills a buffer of `buffered` bytes is read in
+    /// place from the map (opening it) rather than into a larger buffer:
+    /// when it is `too_long_to_pack` or past the longest heap buffered,
+    /// and there is a map.
+    fn in_place(&self, too_long_to_pack: bool, buffered: usize) -> bool {
+        let past_buffers = buffered >= self.reads.max_buffered_heap_bytes;
+        (too_long_to_pack || past_buffers) && self.file.map().is_some()
+    }
+
+    /// Reads the heap at `base` in place from the map and hands it to
+    /// `fold`; returns the offset after it.
+    fn heap_in_place<F: Fold>(
+        &self,
+        base: u64,
+        end: u64,
+        fold: &mut F,
+        heaps: &mut u64,
+        bytes: &mut u64,
+    ) -> Result<u64, Stop> {
+        let map = self
+            .file
+            .map()
+            .expect("a heap is read in place only from a map");
+        let pages = map.pages();
+        let slice = &map.map()[base as usize..end as usize];
+        let mut scanner = Scanner::new(self.format, slice, base).releasing(pages);
+        let Some(heap) = scanner.next_heap()? else {
+            let name = self.file.stamp().name();
+            return Err(Stop::Failed(watch::changed(
+                name,
+                "a heap read before is gone",
+            )));
+        };
+        fold.heap(*heaps, &heap, &mut At { lines: None, pages })?;
+        *heaps += 1;
+        let consumed = scanner.consumed();
+        pages.release(&slice[..consumed]);
+        *bytes += consumed as u64;
+        if fold.done() {
+            return Err(Stop::Done);
+        }
+        Ok(base + consumed as u64)
+    }
+}

@@ -1,0 +1,71 @@
+//! The one place work is split across threads: an input that can be read
+//! at any offset is cut into ranges that start on heap boundaries.
+
+use super::Reads;
+use crate::error::Error;
+use crate::input::source::RandomAccess;
+use crate::input::{first_boundary, Format};
+use std::ops::Range;
+
+/// How many ranges to cut the input into: at most `reads.ranges`, none
+/// shorter than `reads.min_range_bytes`; a `nimb` file is one range, its
+/// records are only found from the start.
+pub(super) fn range_count(source: RandomAccess<'_>, format: Format, reads: &Reads) -> u64 {
+    match format {
+        Format::Nimb => 1,
+        _ => (reads.ranges as u64).clamp(1, (source.size() / reads.min_range_bytes.max(1)).max(1)),
+    }
+}
+
+/// The input cut into at most `count` ranges that start on heap
+/// boundaries: after a separator for the text formats (a cut that falls
+/// inside a heap longer than `reads.max_buffered_heap_bytes` is dropped),
+/// at whole elements for raw arrays. The one place work is split.
+pub(super) fn split(
+    source: RandomAccess<'_>,
+    format: Format,
+    count: u64,
+    reads: &Reads,
+) -> Result<Vec<Range<u64>>, Error> {
+    let len = source.size();
+    let mut starts = vec![0];
+    for k in 1..count {
+        let nominal = len / count * k;
+        let start = match format.raw_width() {
+            Some(width) => nominal - nominal % width as u64,
+            None => match next_boundary(source, format, nominal, len, reads)? {
+                Some(start) => start,
+                None => continue,
+            },
+        };
+        if start > *starts.last().expect("starts with 0") && start < len {
+            starts.push(start);
+        }
+    }
+    starts.push(len);
+    Ok(starts.windows(2).map(|w| w[0]..w[1]).collect())
+}
+
+/// The first heap boundary at or after `from`: just past a separator.
+/// `None` when none comes within the longest heap a pass buffers.
+pub(super) fn next_boundary(
+    source: RandomAccess<'_>,
+    format: Format,
+    from: u64,
+    len: u64,
+    reads: &Reads,
+) -> Result<Option<u64>, Error> {
+    let mut window = vec![0u8; 64 << 10];
+    // A separator just before `from` makes `from` itself a boundary.
+    let from = from.saturating_sub(1);
+    let mut at = from;
+    while at < len && at - from < reads.max_buffered_heap_bytes as u64 {
+        let n = window.len().min((len - at) as usize);
+        source.read_exact_at(&mut window[..n], at)?;
+        if let Some(end) = first_boundary(format, &window[..n]) {
+            return Ok(Some(at + end as u64));
+        }
+        at += n as u64;
+    }
+    Ok((at >= len).then_some(len))
+}

@@ -1,0 +1,95 @@
+//! Reading one heap again, where an earlier pass found it: the move's heap
+//! when the first pass did not keep it whole.
+
+use super::positioned::Positioned;
+use super::{At, Fold, Reads, Stop};
+use crate::error::Error;
+use crate::input::pages::PageReleaser;
+use crate::input::source::{FileInput, Input, RandomAccess, Reading};
+use crate::input::watch;
+use crate::input::{Format, Heap, HeapScanner, HeapValue, Scanner};
+
+/// A heap read again, where an earlier pass found it.
+pub struct Reread<'a> {
+    /// The heap.
+    pub heap: Heap<'a>,
+    /// Releases the pages it lies in, when it lies in a map.
+    pub pages: PageReleaser<'a>,
+    /// The bytes read to find it.
+    pub bytes_read: u64,
+}
+
+/// Reads the heap that starts at `offset` again (an earlier pass found it
+/// there): in place from bytes in memory or the map, else with positioned
+/// reads into limbs (a `bits` or `hex` token in pieces).
+pub fn heap_at<'a>(
+    input: &'a Input<'_>,
+    format: Format,
+    offset: u64,
+    reads: &Reads,
+) -> Result<Reread<'a>, Error> {
+    let source = input
+        .random_access()
+        .expect("only an input read again holds heaps to reread");
+    let (data, pages) = match source {
+        RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
+        RandomAccess::File(file) => match (file.reading(true), file.map()) {
+            (Reading::Mapped, Some(map)) => (map.map(), map.pages()),
+            _ => return reread_positioned(input, file, format, offset, reads),
+        },
+    };
+    let mut scanner = Scanner::new(format, &data[offset as usize..], offset).releasing(pages);
+    let gone = || watch::changed(input.name(), "a heap read before is gone");
+    let heap = scanner
+        .next_heap()
+        .map_err(|e| input.parse_error(format, e))?
+        .ok_or_else(gone)?;
+    Ok(Reread {
+        heap,
+        pages,
+        bytes_read: scanner.consumed() as u64,
+    })
+}
+
+/// [`heap_at`] with positioned reads: the heap's limbs.
+pub(super) fn reread_positioned<'a>(
+    input: &'a Input<'_>,
+    file: &FileInput,
+    format: Format,
+    offset: u64,
+    reads: &Reads,
+) -> Result<Reread<'a>, Error> {
+    let mut first = FirstHeap(None);
+    let range = offset..file.stamp().len_at_open();
+    let read = Positioned::new(file, format, reads).read(range, &mut first, &mut 0);
+    let bytes_read = match read {
+        Ok(bytes) | Err((Stop::Done, bytes)) => bytes,
+        Err((Stop::Parse(error), _)) => return Err(input.parse_error(format, error)),
+        Err((Stop::Failed(error), _)) => return Err(error),
+    };
+    let gone = || watch::changed(input.name(), "a heap read before is gone");
+    let value = HeapValue::Limbs(first.0.ok_or_else(gone)?);
+    Ok(Reread {
+        heap: Heap { offset, value },
+        pages: PageReleaser::NONE,
+        bytes_read,
+    })
+}
+
+/// Keeps the first heap of a range, as limbs, and stops.
+struct FirstHeap(Option<Vec<u64>>);
+
+impl Fold for FirstHeap {
+    fn heap(&mut self, _: u64, heap: &Heap<'_>, _: &mut At<'_>) -> Result<(), Error> {
+        self.0 = Some(heap.value.to_limbs());
+        Ok(())
+    }
+
+    fn done(&self) -> bool {
+        self.0.is_some()
+    }
+
+    fn merge(&mut self, _: Self, _: u64) -> Result<(), Error> {
+        unreachable!("one range is read")
+    }
+}

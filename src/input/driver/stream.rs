@@ -1,0 +1,60 @@
+//! Reading a stream (standard input, a pipe): chunks cut at heap
+//! boundaries, the unused tail carried to the next read, lines counted as
+//! the chunks go by, since a stream cannot be read again to find them.
+
+use super::{scan_piece, At, Fold, Located, Reads, Stop};
+use crate::input::lines::Lines;
+use crate::input::pages::PageReleaser;
+use crate::input::source::fill;
+use crate::input::{complete_prefix, Format};
+
+/// Reads a stream chunk by chunk, each cut at a heap boundary, counting
+/// lines for the text formats; returns the bytes read and the error that
+/// stopped it, if any.
+pub(super) fn read_stream<F: Fold>(
+    reader: &mut dyn std::io::Read,
+    format: Format,
+    reads: &Reads,
+    fold: &mut F,
+) -> (u64, Option<Located>) {
+    let mut buffer: Vec<u8> = Vec::with_capacity(reads.stream_chunk_bytes);
+    let mut lines = Lines::default();
+    let (mut base, mut heaps) = (0u64, 0u64);
+    loop {
+        if buffer.len() == buffer.capacity() {
+            buffer.reserve(buffer.capacity());
+        }
+        let eof = match fill(reader, &mut buffer) {
+            Ok(eof) => eof,
+            Err(e) => return (base, Some(Located::Io(e))),
+        };
+        let usable = match eof {
+            true => buffer.len(),
+            false => complete_prefix(format, &buffer, base == 0),
+        };
+        if usable > 0 || eof {
+            let piece = &buffer[..usable];
+            let counting = format.is_text().then_some((&mut lines, piece, base));
+            let at = At {
+                lines: counting,
+                pages: PageReleaser::NONE,
+            };
+            match scan_piece(format, piece, base, fold, &mut heaps, None, at) {
+                Ok(()) | Err(Stop::Done) => {}
+                Err(Stop::Parse(error)) => {
+                    let line_col = format
+                        .is_text()
+                        .then(|| lines.locate(piece, base, error.offset));
+                    return (base, Some(Located::Parse(error, line_col)));
+                }
+                Err(Stop::Failed(error)) => return (base, Some(Located::Failed(error))),
+            }
+            lines.count(piece, base);
+            buffer.drain(..usable);
+            base += usable as u64;
+        }
+        if eof {
+            return (base, None);
+        }
+    }
+}

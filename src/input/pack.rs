@@ -78,8 +78,9 @@ pub fn shifted_limb(groups: &[u64], shift: u32, j: u64) -> u64 {
 /// `start`, returning where the token ends and its value. `None` if the
 /// token has more than `16 · MAX_GROUPS` digits (left to the two-pass
 /// scan), or an error at the first byte after the digits if it is not
-/// whitespace.
-#[inline]
+/// whitespace. Inlined into the scanner's loop, so that the token's end
+/// and value stay in registers.
+#[inline(always)]
 pub fn hex_token<'s>(
     data: &[u8],
     start: usize,

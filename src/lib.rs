@@ -30,17 +30,12 @@ mod analysis;
 #[doc(hidden)]
 pub mod arch;
 pub mod cli;
-pub mod complexity;
-pub mod convert;
-pub mod encode;
 pub mod error;
-pub mod gen;
 pub mod input;
 mod nimsum;
 pub mod output;
-pub mod play;
 pub mod report;
-pub mod verify;
+pub mod workbench;
 pub mod working_memory;
 
 pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule};

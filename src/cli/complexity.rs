@@ -1,11 +1,11 @@
 //! `nimstream complexity`: measure how time and working memory grow with
 //! the input, and write the table and the plots.
 
-use crate::complexity::{
+use crate::error::Error;
+use crate::workbench::complexity::{
     measure, render_csv, render_svg, ComplexityOptions, Exponents, Measurement,
 };
-use crate::error::Error;
-use crate::gen::BitRange;
+use crate::workbench::gen::BitRange;
 use crate::Format;
 use crate::MemoryBudget;
 use clap::Args;

@@ -1,8 +1,8 @@
 //! `nimstream convert IN`: the same heaps in another format.
 
-use crate::convert::{check_bytes, convert, Input};
 use crate::error::Error;
 use crate::output::AtomicFile;
+use crate::workbench::convert::{check_bytes, convert, Input};
 use crate::Format;
 use clap::Args;
 use std::path::PathBuf;

@@ -2,9 +2,9 @@
 //! standard error.
 
 use crate::error::Error;
-use crate::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
 use crate::output::AtomicFile;
 use crate::parse_byte_size;
+use crate::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
 use crate::Format;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -3,7 +3,7 @@
 
 use super::analyze::{parse_format_choice, FormatChoice};
 use crate::error::Error;
-use crate::play::{
+use crate::workbench::play::{
     parse_heap_list, play_out, read_heaps, summary, Console, Game, Sides, Strategy, Transcript,
 };
 use crate::Rule;

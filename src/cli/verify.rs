@@ -2,7 +2,7 @@
 //! (`--table N`) the mex table of x ∘ y against XOR.
 
 use crate::error::Error;
-use crate::verify::{check_rule, MexTable, RuleCheck};
+use crate::workbench::verify::{check_rule, MexTable, RuleCheck};
 use crate::Rule;
 use clap::Args;
 use std::io::Write;
@@ -103,7 +103,7 @@ fn print(text: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::Disagreement;
+    use crate::workbench::verify::Disagreement;
 
     #[test]
     fn a_rule_report_lists_each_disagreement_before_its_summary() {

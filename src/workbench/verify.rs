@@ -16,7 +16,7 @@
 //! compares the table with it.
 //!
 //! ```
-//! use nimstream::verify::check_rule;
+//! use nimstream::workbench::verify::check_rule;
 //! use nimstream::Rule;
 //!
 //! let check = check_rule(Rule::Misere, 2, 3);
@@ -25,8 +25,8 @@
 //! ```
 
 use crate::input::Format;
-use crate::play::player_name;
 use crate::report::{Move, Value};
+use crate::workbench::play::player_name;
 use crate::{analyze_bytes, Options, Player, Rule};
 use std::collections::HashMap;
 use std::fmt;
@@ -51,7 +51,7 @@ impl GameTree {
     /// True when the player to move from `heaps` wins with perfect play.
     ///
     /// ```
-    /// use nimstream::verify::GameTree;
+    /// use nimstream::workbench::verify::GameTree;
     /// use nimstream::Rule;
     /// assert!(!GameTree::new(Rule::Normal).player_to_move_wins(&[1, 1]));
     /// assert!(GameTree::new(Rule::Misere).player_to_move_wins(&[1, 1]));
@@ -122,7 +122,7 @@ fn successors(key: &[u32]) -> Vec<Vec<u32>> {
 /// Σ_{k=0..max_heaps} (max_size + 1)^k of them.
 ///
 /// ```
-/// let all: Vec<Vec<u32>> = nimstream::verify::instances(2, 1).collect();
+/// let all: Vec<Vec<u32>> = nimstream::workbench::verify::instances(2, 1).collect();
 /// assert_eq!(all, vec![vec![], vec![0], vec![1], vec![0, 0], vec![0, 1], vec![1, 0], vec![1, 1]]);
 /// ```
 pub fn instances(max_heaps: usize, max_size: u32) -> Instances {
@@ -302,7 +302,7 @@ fn dec_text(heaps: &[u32]) -> String {
 /// x ∘ y = mex({x' ∘ y : x' < x} ∪ {x ∘ y' : y' < y}).
 ///
 /// ```
-/// use nimstream::verify::MexTable;
+/// use nimstream::workbench::verify::MexTable;
 /// let table = MexTable::compute(7);
 /// assert_eq!(table.get(3, 5), 6);
 /// assert_eq!(table.first_xor_mismatch(), None);

@@ -14,7 +14,7 @@
 //! person watches, not for heaps of millions of digits.
 //!
 //! ```
-//! use nimstream::play::{play_out, Console, Ending, Game, Sides, Strategy};
+//! use nimstream::workbench::play::{play_out, Console, Ending, Game, Sides, Strategy};
 //! use nimstream::{Player, Rule};
 //!
 //! let mut game = Game::new(vec![3u32.into(), 4u32.into(), 5u32.into()], Rule::Misere);
@@ -482,7 +482,7 @@ pub fn read_heaps(path: &Path, format: Option<Format>) -> Result<Vec<BigUint>, E
 /// The heaps of an instance held in memory, `name` standing for its path.
 ///
 /// ```
-/// use nimstream::{play::parse_heaps, Format};
+/// use nimstream::{workbench::play::parse_heaps, Format};
 /// let heaps = parse_heaps(b"111\n\n1\n", Format::Unary, "x.unary")?;
 /// assert_eq!(heaps, vec![3u32.into(), 0u32.into(), 1u32.into()]);
 /// # Ok::<(), nimstream::Error>(())

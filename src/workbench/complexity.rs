@@ -14,8 +14,8 @@
 //! quantity that does not grow.
 
 use crate::error::Error;
-use crate::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use crate::input::Format;
+use crate::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use crate::MemoryBudget;
 use plotters::prelude::*;
 use std::fs::File;
@@ -112,7 +112,7 @@ impl Exponents {
 /// and are left out. `None` when fewer than two distinct x remain.
 ///
 /// ```
-/// use nimstream::complexity::growth_exponent;
+/// use nimstream::workbench::complexity::growth_exponent;
 ///
 /// let quadratic = [(10.0, 100.0), (100.0, 10_000.0), (1000.0, 1_000_000.0)];
 /// assert!((growth_exponent(&quadratic).unwrap() - 2.0).abs() < 1e-9);

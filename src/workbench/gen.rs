@@ -31,9 +31,9 @@
 //! Memory is O(largest heap): one heap's limbs, the running nim-sum, and a
 //! write buffer; the output is never held.
 
-use crate::encode::{self, EncodeError, Magnitude};
 use crate::error::Error;
 use crate::input::Format;
+use crate::workbench::encode::{self, EncodeError, Magnitude};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
@@ -205,7 +205,7 @@ impl Summary {
 /// errors) and sums it up.
 ///
 /// ```
-/// use nimstream::gen::{generate, Amount, BitRange, GenOptions, Kind};
+/// use nimstream::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind};
 /// use nimstream::Format;
 ///
 /// let options = GenOptions {

@@ -29,7 +29,6 @@ mod analysis;
 /// interface.
 #[doc(hidden)]
 pub mod arch;
-pub mod cli;
 pub mod error;
 pub mod input;
 mod nimsum;

@@ -1,6 +1,6 @@
 //! Converting an instance from one format to another: the same heaps, in
 //! the same order, read by the format's scanner and written by
-//! [`crate::workbench::encode`], one heap at a time.
+//! [`encode`], one heap at a time.
 //!
 //! A regular file is memory-mapped and streamed through; standard input and
 //! pipes are read into memory first (conversion needs no bounded-memory

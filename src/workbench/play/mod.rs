@@ -154,7 +154,7 @@ fn opponent(player: Player) -> Player {
 }
 
 /// `first` or `second`.
-pub fn player_name(player: Player) -> &'static str {
+pub(crate) fn player_name(player: Player) -> &'static str {
     match player {
         Player::First => "first",
         Player::Second => "second",

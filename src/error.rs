@@ -47,7 +47,7 @@ pub struct ParseError {
 
 impl ParseError {
     /// A parse error at `offset`.
-    pub fn new(offset: u64, message: impl Into<String>) -> ParseError {
+    pub(crate) fn new(offset: u64, message: impl Into<String>) -> ParseError {
         ParseError {
             offset,
             message: message.into(),
@@ -55,7 +55,7 @@ impl ParseError {
     }
 
     /// The error for an unexpected byte `found`, saying what was `expected`.
-    pub fn unexpected(offset: u64, found: u8, expected: &str) -> ParseError {
+    pub(crate) fn unexpected(offset: u64, found: u8, expected: &str) -> ParseError {
         ParseError::new(
             offset,
             format!("expected {expected}, found {}", describe_byte(found)),
@@ -64,7 +64,7 @@ impl ParseError {
 }
 
 /// A byte as a person reads it: `'x'` for printable ASCII, else its name or hex.
-pub fn describe_byte(byte: u8) -> String {
+fn describe_byte(byte: u8) -> String {
     match byte {
         b'\n' => "a line feed (0x0a)".to_string(),
         b'\r' => "a carriage return (0x0d)".to_string(),

@@ -22,6 +22,22 @@
 //! assert_eq!((winning.heap, winning.to.dec.as_deref()), (0, Some("1")));
 //! # Ok::<(), nimstream::Error>(())
 //! ```
+//!
+//! The public modules:
+//!
+//! - [`report`]: the [`Report`] (serde, JSON schema 1) and [`report::human`],
+//!   its text for people.
+//! - [`error`]: the one [`Error`], and the scanners' [`error::ParseError`].
+//! - [`input`]: the formats ([`Format`]) and one scanner per format.
+//! - [`workbench`]: the tools around the analysis: generating instances,
+//!   converting them, checking the analyzer against exhaustive search,
+//!   playing games out, measuring growth.
+//! - [`output`]: output files that appear whole or not at all.
+//! - [`working_memory`]: the counting allocator that measures working
+//!   memory, for a program to install.
+//!
+//! The `nimstream` binary is a thin layer over these; its command line
+//! lives in the binary, not here.
 #![deny(missing_docs)]
 
 mod analysis;
@@ -29,18 +45,12 @@ mod analysis;
 /// interface.
 #[doc(hidden)]
 pub mod arch;
-pub mod cli;
-pub mod complexity;
-pub mod convert;
-pub mod encode;
 pub mod error;
-pub mod gen;
 pub mod input;
 mod nimsum;
 pub mod output;
-pub mod play;
 pub mod report;
-pub mod verify;
+pub mod workbench;
 pub mod working_memory;
 
 pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule};

@@ -2,10 +2,12 @@
 //! statuses (1 bad input or I/O, 2 usage). Working memory is counted by
 //! the counting allocator installed here.
 
+mod cli;
+
 use clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
 use clap::Parser;
+use cli::{run, Cli};
 use nimstream::arch::simd_cap_from_env;
-use nimstream::cli::{run, Cli};
 use nimstream::error::Error;
 use nimstream::output::remove_partial_outputs_on_interrupt;
 use nimstream::working_memory::CountingAllocator;

@@ -15,7 +15,22 @@ static INSTALLED: AtomicBool = AtomicBool::new(false);
 static PAUSED: AtomicBool = AtomicBool::new(false);
 static EXCLUDED: AtomicUsize = AtomicUsize::new(0);
 
-/// The system allocator, counting bytes in use and their peak.
+/// The system allocator, counting bytes in use and their peak. Install it
+/// in a program to have [`Stats::working_memory_bytes`] measured:
+///
+/// ```
+/// use nimstream::working_memory::CountingAllocator;
+/// use nimstream::{analyze_bytes, Format, Options};
+///
+/// #[global_allocator]
+/// static ALLOCATOR: CountingAllocator = CountingAllocator;
+///
+/// let report = analyze_bytes(b"3 4 5", Format::Dec, "example", &Options::default())?;
+/// assert!(report.stats.working_memory_bytes > 0);
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+///
+/// [`Stats::working_memory_bytes`]: crate::report::Stats::working_memory_bytes
 pub struct CountingAllocator;
 
 impl CountingAllocator {
@@ -78,7 +93,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// the user's `--inline-bits`), not the analysis's windows and counters.
 /// Meant for the analysis thread; allocations made meanwhile on other
 /// threads are not counted either.
-pub fn outside_working_memory<T>(render: impl FnOnce() -> T) -> T {
+pub(crate) fn outside_working_memory<T>(render: impl FnOnce() -> T) -> T {
     let before = CURRENT.load(Ordering::Relaxed);
     let was_paused = PAUSED.swap(true, Ordering::Relaxed);
     let out = render();
@@ -90,13 +105,13 @@ pub fn outside_working_memory<T>(render: impl FnOnce() -> T) -> T {
 
 /// Measures the peak working memory of one piece of work.
 #[derive(Debug)]
-pub struct MemoryMeter {
+pub(crate) struct MemoryMeter {
     baseline: usize,
 }
 
 impl MemoryMeter {
     /// Starts measuring: the peak is reset to what is allocated now.
-    pub fn start() -> MemoryMeter {
+    pub(crate) fn start() -> MemoryMeter {
         EXCLUDED.store(0, Ordering::Relaxed);
         let baseline = CURRENT.load(Ordering::Relaxed);
         PEAK.store(baseline, Ordering::Relaxed);
@@ -105,7 +120,7 @@ impl MemoryMeter {
 
     /// The most bytes allocated at once since `start`, above the baseline
     /// (0 when the counting allocator is not installed).
-    pub fn peak_bytes(&self) -> u64 {
+    pub(crate) fn peak_bytes(&self) -> u64 {
         if !INSTALLED.load(Ordering::Relaxed) {
             return 0;
         }

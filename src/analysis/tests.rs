@@ -8,11 +8,11 @@
 use super::budget::{Plan, Shape};
 use super::run::analyze_under;
 use super::{Facts, MemoryBudget, Options, Rule};
-use crate::encode::{write_header, write_heap};
 use crate::error::Error;
 use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::report::{InputInfo, Report};
+use crate::workbench::encode::{write_header, write_heap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;

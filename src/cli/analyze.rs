@@ -1,10 +1,10 @@
 //! `nimstream analyze FILE`: the main job.
 
-use crate::error::Error;
-use crate::report::human;
-use crate::{analyze_path, MemoryBudget, Options};
-use crate::{Format, Rule};
 use clap::Args;
+use nimstream::error::Error;
+use nimstream::report::human;
+use nimstream::{analyze_path, MemoryBudget, Options};
+use nimstream::{Format, Rule};
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -1,15 +1,15 @@
 //! `nimstream complexity`: measure how time and working memory grow with
 //! the input, and write the table and the plots.
 
-use crate::complexity::{
-    measure, render_csv, render_svg, ComplexityOptions, Exponents, Measurement,
-};
-use crate::error::Error;
-use crate::gen::BitRange;
-use crate::Format;
-use crate::MemoryBudget;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use nimstream::error::Error;
+use nimstream::workbench::complexity::{
+    measure, render_csv, render_svg, ComplexityOptions, Exponents, Measurement,
+};
+use nimstream::workbench::gen::BitRange;
+use nimstream::Format;
+use nimstream::MemoryBudget;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 

@@ -1,10 +1,10 @@
 //! `nimstream convert IN`: the same heaps in another format.
 
-use crate::convert::{check_bytes, convert, Input};
-use crate::error::Error;
-use crate::output::AtomicFile;
-use crate::Format;
 use clap::Args;
+use nimstream::error::Error;
+use nimstream::output::AtomicFile;
+use nimstream::workbench::convert::{check_bytes, convert, Input};
+use nimstream::Format;
 use std::path::PathBuf;
 
 /// Options of `convert`.

@@ -1,13 +1,13 @@
 //! `nimstream gen`: write an instance, and sum up what was written on
 //! standard error.
 
-use crate::error::Error;
-use crate::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
-use crate::output::AtomicFile;
-use crate::parse_byte_size;
-use crate::Format;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use nimstream::error::Error;
+use nimstream::output::AtomicFile;
+use nimstream::parse_byte_size;
+use nimstream::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
+use nimstream::Format;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 

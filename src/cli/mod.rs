@@ -1,5 +1,7 @@
 //! The command line: clap definitions and the glue to the library, one file
-//! per command. Nothing here computes; it parses, calls, and prints.
+//! per command. Nothing here computes; it parses, calls, and prints. It is
+//! part of the binary, not of the library: it reaches the library through
+//! `nimstream::…` paths, as any other program would.
 
 mod analyze;
 mod complexity;
@@ -8,8 +10,9 @@ mod gen;
 mod play;
 mod verify;
 
-use crate::error::Error;
 use clap::{Parser, Subcommand};
+use nimstream::error::Error;
+use nimstream::{Format, Rule};
 
 /// Decide and solve Nim on instances of any size, streaming, in bounded memory.
 #[derive(Debug, Parser)]
@@ -50,16 +53,15 @@ pub fn run(cli: Cli) -> Result<(), Error> {
 }
 
 /// Parses a format name for `--format`, `--from`, `--to`.
-pub fn parse_format(text: &str) -> Result<crate::Format, String> {
-    crate::Format::from_name(text).ok_or_else(|| {
+pub fn parse_format(text: &str) -> Result<Format, String> {
+    Format::from_name(text).ok_or_else(|| {
         format!("unknown format '{text}': expected bits, hex, dec, unary, u8, u16le, u32le, u64le or nimb")
     })
 }
 
 /// Parses `--rule`.
-pub fn parse_rule(text: &str) -> Result<crate::Rule, String> {
-    crate::Rule::from_name(text)
-        .ok_or_else(|| format!("unknown rule '{text}': expected normal or misere"))
+pub fn parse_rule(text: &str) -> Result<Rule, String> {
+    Rule::from_name(text).ok_or_else(|| format!("unknown rule '{text}': expected normal or misere"))
 }
 
 #[cfg(test)]

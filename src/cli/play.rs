@@ -2,12 +2,12 @@
 //! move, and the result.
 
 use super::analyze::{parse_format_choice, FormatChoice};
-use crate::error::Error;
-use crate::play::{
+use clap::{ArgGroup, Args};
+use nimstream::error::Error;
+use nimstream::workbench::play::{
     parse_heap_list, play_out, read_heaps, summary, Console, Game, Sides, Strategy, Transcript,
 };
-use crate::Rule;
-use clap::{ArgGroup, Args};
+use nimstream::Rule;
 use num_bigint::BigUint;
 use std::io::{self, Write};
 use std::path::PathBuf;

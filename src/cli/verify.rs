@@ -1,10 +1,10 @@
 //! `nimstream verify`: the analyzer against exhaustive game-tree search, or
 //! (`--table N`) the mex table of x ∘ y against XOR.
 
-use crate::error::Error;
-use crate::verify::{check_rule, MexTable, RuleCheck};
-use crate::Rule;
 use clap::Args;
+use nimstream::error::Error;
+use nimstream::workbench::verify::{check_rule, MexTable, RuleCheck};
+use nimstream::Rule;
 use std::io::Write;
 
 /// Options of `verify`.
@@ -103,7 +103,7 @@ fn print(text: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::Disagreement;
+    use nimstream::workbench::verify::Disagreement;
 
     #[test]
     fn a_rule_report_lists_each_disagreement_before_its_summary() {

@@ -23,6 +23,20 @@ use tempfile::NamedTempFile;
 const BUFFER_BYTES: usize = 4096;
 
 /// A file being written, invisible under its name until [`AtomicFile::commit`].
+///
+/// ```
+/// use nimstream::output::AtomicFile;
+/// use std::io::Write;
+///
+/// let folder = tempfile::tempdir()?;
+/// let path = folder.path().join("three-four-five.dec");
+/// let mut file = AtomicFile::create(&path)?;
+/// file.write_all(b"3 4 5\n")?;
+/// assert!(!path.exists());
+/// file.commit()?;
+/// assert_eq!(std::fs::read(&path)?, b"3 4 5\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct AtomicFile {
     writer: BufWriter<NamedTempFile>,
     path: PathBuf,
@@ -140,7 +154,7 @@ impl Drop for Pending {
 /// Unlinks every temporary output file still being written. Async-signal-
 /// safe (atomic swaps and `unlink`), for signal handlers; after it, no
 /// output can be committed.
-pub fn remove_partial_outputs() {
+pub(crate) fn remove_partial_outputs() {
     for slot in &PENDING {
         let path = slot.swap(ptr::null_mut(), Ordering::AcqRel);
         if !path.is_null() {

@@ -26,7 +26,7 @@ const BYTE_DIGITS: [[u8; 8]; 256] = {
 };
 
 /// The 64 binary digits of a limb, most significant first.
-pub fn limb_binary_digits(limb: u64) -> [u8; 64] {
+pub(crate) fn limb_binary_digits(limb: u64) -> [u8; 64] {
     let mut text = [0u8; 64];
     for (i, byte) in limb.to_be_bytes().iter().enumerate() {
         text[8 * i..8 * i + 8].copy_from_slice(&BYTE_DIGITS[usize::from(*byte)]);
@@ -35,7 +35,7 @@ pub fn limb_binary_digits(limb: u64) -> [u8; 64] {
 }
 
 /// A `bits` text file written limb by limb from the most significant end.
-pub struct BitsFile {
+pub(crate) struct BitsFile {
     file: AtomicFile,
     path: String,
     started: bool,
@@ -43,7 +43,7 @@ pub struct BitsFile {
 
 impl BitsFile {
     /// Starts writing to `path` (completed by [`BitsFile::finish`]).
-    pub fn create(path: &Path) -> Result<BitsFile, Error> {
+    pub(crate) fn create(path: &Path) -> Result<BitsFile, Error> {
         Ok(BitsFile {
             file: AtomicFile::create(path)?,
             path: path.display().to_string(),
@@ -52,7 +52,7 @@ impl BitsFile {
     }
 
     /// Appends the next limb (the next 64 bits going down).
-    pub fn push(&mut self, limb: u64) -> Result<(), Error> {
+    pub(crate) fn push(&mut self, limb: u64) -> Result<(), Error> {
         let skip = if self.started {
             0
         } else if limb == 0 {
@@ -71,7 +71,7 @@ impl BitsFile {
     }
 
     /// Ends the number (writing `0` if it had no set bit) and commits the file.
-    pub fn finish(mut self) -> Result<(), Error> {
+    pub(crate) fn finish(mut self) -> Result<(), Error> {
         let tail: &[u8] = if self.started { b"\n" } else { b"0\n" };
         self.write(tail)?;
         self.file.commit()

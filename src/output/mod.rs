@@ -1,9 +1,10 @@
 //! Writing files: outputs that appear whole or not at all
-//! ([`AtomicFile`]), and the `bits` text the tool writes for values too
-//! long to print ([`BitsFile`]).
+//! ([`AtomicFile`]), and, for the analysis, the `bits` text the tool
+//! writes for values too long to print (`BitsFile`).
 
 mod atomic_file;
 mod bits_text;
 
-pub use atomic_file::{remove_partial_outputs, remove_partial_outputs_on_interrupt, AtomicFile};
-pub use bits_text::{limb_binary_digits, BitsFile};
+pub(crate) use atomic_file::remove_partial_outputs;
+pub use atomic_file::{remove_partial_outputs_on_interrupt, AtomicFile};
+pub(crate) use bits_text::{limb_binary_digits, BitsFile};

@@ -9,6 +9,15 @@ use std::fmt::Write;
 const BINARY_SHOWN_BITS: u64 = 64;
 
 /// Renders the report as aligned lines of text.
+///
+/// ```
+/// use nimstream::{analyze_bytes, report::human, Format, Options};
+///
+/// let report = analyze_bytes(b"3 4 5\n", Format::Dec, "example", &Options::default())?;
+/// let text = human::render(&report);
+/// assert!(text.contains("\nmove           take 2 from heap 0 (line 1): 3 → 1\n"));
+/// # Ok::<(), nimstream::Error>(())
+/// ```
 pub fn render(report: &Report) -> String {
     let mut lines: Vec<(&str, String)> = vec![
         ("input", input_line(report)),
@@ -88,7 +97,7 @@ fn move_line(report: &Report) -> String {
 }
 
 /// "take 2 from heap 0 (line 1): 3 → 1"
-pub fn move_phrase(m: &Move) -> String {
+fn move_phrase(m: &Move) -> String {
     let place = match m.line {
         Some(line) => format!("heap {} (line {line})", m.heap),
         None => format!("heap {} (offset {})", m.heap, m.offset),
@@ -153,7 +162,7 @@ fn bits_phrase(bits: u64) -> String {
 }
 
 /// Bytes with a binary unit when large: "6 bytes", "1.5 MiB".
-pub fn bytes_phrase(bytes: u64) -> String {
+fn bytes_phrase(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
         return format!("{bytes} byte{}", if bytes == 1 { "" } else { "s" });

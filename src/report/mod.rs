@@ -175,7 +175,17 @@ impl Report {
         }
     }
 
-    /// The report as one line of JSON.
+    /// The report as one line of JSON (schema 1, no trailing LF).
+    ///
+    /// ```
+    /// use nimstream::{analyze_bytes, Format, Options};
+    ///
+    /// let report = analyze_bytes(b"3 4 5", Format::Dec, "example", &Options::default())?;
+    /// let json = report.to_json();
+    /// assert!(json.starts_with(r#"{"schema":1,"input":{"path":"example","format":"dec","bytes":5}"#));
+    /// assert!(json.contains(r#""winner":"first""#));
+    /// # Ok::<(), nimstream::Error>(())
+    /// ```
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a report always serialises")
     }

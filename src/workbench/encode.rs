@@ -89,6 +89,15 @@ impl fmt::Display for EncodeError {
     }
 }
 
+impl std::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EncodeError::Io(error) => Some(error),
+            EncodeError::TooLarge { .. } => None,
+        }
+    }
+}
+
 /// What the largest value of a bounded format is, in words.
 fn capacity_phrase(format: Format) -> String {
     match format.raw_width() {
@@ -108,7 +117,10 @@ pub fn max_bit_length(format: Format) -> Option<u64> {
 
 /// Checks that `format` can hold `value` (every format but `unary` and the
 /// raw arrays holds any value).
-pub fn check_fits<V: Magnitude + ?Sized>(format: Format, value: &V) -> Result<(), EncodeError> {
+pub(crate) fn check_fits<V: Magnitude + ?Sized>(
+    format: Format,
+    value: &V,
+) -> Result<(), EncodeError> {
     let bit_length = value.bit_length();
     let fits = match format {
         Format::Unary => bit_length <= 64 && value.limb(0) <= UNARY_MAX,
@@ -129,7 +141,21 @@ pub fn write_header(format: Format, out: &mut impl Write) -> io::Result<()> {
     }
 }
 
-/// Writes one heap in `format`.
+/// Writes one heap in `format`: after [`write_header`], heaps written one
+/// after another make an instance.
+///
+/// ```
+/// use nimstream::workbench::encode::{write_header, write_heap};
+/// use nimstream::Format;
+///
+/// let mut out = Vec::new();
+/// write_header(Format::Nimb, &mut out)?;
+/// for heap in [3u64, 4, 5] {
+///     write_heap(Format::Nimb, &[heap][..], &mut out)?;
+/// }
+/// assert_eq!(out, b"NIMB\x01\0\0\0\x01\x03\x01\x04\x01\x05");
+/// # Ok::<(), nimstream::workbench::encode::EncodeError>(())
+/// ```
 pub fn write_heap<V, W>(format: Format, value: &V, out: &mut W) -> Result<(), EncodeError>
 where
     V: Magnitude + ?Sized,
@@ -148,7 +174,7 @@ where
 
 /// Writes `bits` text: binary digits, most significant first, then LF.
 /// This is also the form of `--nim-sum-out` files.
-pub fn write_bits<V, W>(value: &V, out: &mut W) -> io::Result<()>
+pub(crate) fn write_bits<V, W>(value: &V, out: &mut W) -> io::Result<()>
 where
     V: Magnitude + ?Sized,
     W: Write,
@@ -167,7 +193,7 @@ where
 }
 
 /// Writes `hex` text: lowercase digits without prefix, then LF.
-pub fn write_hex<V, W>(value: &V, out: &mut W) -> io::Result<()>
+fn write_hex<V, W>(value: &V, out: &mut W) -> io::Result<()>
 where
     V: Magnitude + ?Sized,
     W: Write,
@@ -184,7 +210,7 @@ where
 }
 
 /// Writes `dec` text: decimal digits, then LF.
-pub fn write_dec<V, W>(value: &V, out: &mut W) -> io::Result<()>
+fn write_dec<V, W>(value: &V, out: &mut W) -> io::Result<()>
 where
     V: Magnitude + ?Sized,
     W: Write,
@@ -210,7 +236,7 @@ fn to_biguint<V: Magnitude + ?Sized>(value: &V, limbs: u64) -> BigUint {
 
 /// Writes a `unary` line: as many `1` bytes as the value, then LF.
 /// Values above [`UNARY_MAX`] are refused.
-pub fn write_unary<V, W>(value: &V, out: &mut W) -> Result<(), EncodeError>
+fn write_unary<V, W>(value: &V, out: &mut W) -> Result<(), EncodeError>
 where
     V: Magnitude + ?Sized,
     W: Write,
@@ -228,7 +254,7 @@ where
 }
 
 /// Writes one element of a raw little-endian array of `format`'s width.
-pub fn write_raw<V, W>(value: &V, format: Format, out: &mut W) -> Result<(), EncodeError>
+fn write_raw<V, W>(value: &V, format: Format, out: &mut W) -> Result<(), EncodeError>
 where
     V: Magnitude + ?Sized,
     W: Write,
@@ -243,7 +269,7 @@ where
 
 /// Writes a `nimb` record: the LEB128 byte count, then the little-endian
 /// magnitude without high zero bytes (zero is the empty record `00`).
-pub fn write_nimb_record<V, W>(value: &V, out: &mut W) -> io::Result<()>
+fn write_nimb_record<V, W>(value: &V, out: &mut W) -> io::Result<()>
 where
     V: Magnitude + ?Sized,
     W: Write,

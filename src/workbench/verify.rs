@@ -1,7 +1,7 @@
 //! Checks the analyzer against exhaustive game-tree search, and computes the
 //! Sprague–Grundy table x ∘ y by the mex recursion alone.
 //!
-//! Nothing here decides a game with XOR. [`GameTree`] labels positions from
+//! Nothing here decides a game with XOR. A game tree labels positions from
 //! the definition of the game: the player to move wins iff some move leads
 //! to a position where the opponent loses; with no move left, the player to
 //! move loses under normal play and wins under misère. Labels are memoized
@@ -16,7 +16,7 @@
 //! compares the table with it.
 //!
 //! ```
-//! use nimstream::verify::check_rule;
+//! use nimstream::workbench::verify::check_rule;
 //! use nimstream::Rule;
 //!
 //! let check = check_rule(Rule::Misere, 2, 3);
@@ -25,8 +25,8 @@
 //! ```
 
 use crate::input::Format;
-use crate::play::player_name;
 use crate::report::{Move, Value};
+use crate::workbench::play::player_name;
 use crate::{analyze_bytes, Options, Player, Rule};
 use std::collections::HashMap;
 use std::fmt;
@@ -34,14 +34,14 @@ use std::fmt;
 /// Win/lose labels of Nim positions under one rule, found by searching the
 /// game tree (never by XOR).
 #[derive(Debug)]
-pub struct GameTree {
+struct GameTree {
     rule: Rule,
     labels: HashMap<Vec<u32>, bool>,
 }
 
 impl GameTree {
     /// An empty search for positions played under `rule`.
-    pub fn new(rule: Rule) -> GameTree {
+    fn new(rule: Rule) -> GameTree {
         GameTree {
             rule,
             labels: HashMap::new(),
@@ -49,27 +49,20 @@ impl GameTree {
     }
 
     /// True when the player to move from `heaps` wins with perfect play.
-    ///
-    /// ```
-    /// use nimstream::verify::GameTree;
-    /// use nimstream::Rule;
-    /// assert!(!GameTree::new(Rule::Normal).player_to_move_wins(&[1, 1]));
-    /// assert!(GameTree::new(Rule::Misere).player_to_move_wins(&[1, 1]));
-    /// ```
-    pub fn player_to_move_wins(&mut self, heaps: &[u32]) -> bool {
+    fn player_to_move_wins(&mut self, heaps: &[u32]) -> bool {
         self.label(position_key(heaps))
     }
 
     /// True when moving heap `index` of `heaps` down to `target` leaves the
     /// opponent in a lost position.
-    pub fn is_winning_move(&mut self, heaps: &[u32], index: usize, target: u32) -> bool {
+    fn is_winning_move(&mut self, heaps: &[u32], index: usize, target: u32) -> bool {
         let mut after = heaps.to_vec();
         after[index] = target;
         !self.player_to_move_wins(&after)
     }
 
     /// How many heaps of `heaps` admit some winning move.
-    pub fn winning_heaps(&mut self, heaps: &[u32]) -> u64 {
+    fn winning_heaps(&mut self, heaps: &[u32]) -> u64 {
         let heaps_with_a_win = (0..heaps.len())
             .filter(|&index| (0..heaps[index]).any(|t| self.is_winning_move(heaps, index, t)))
             .count();
@@ -120,12 +113,7 @@ fn successors(key: &[u32]) -> Vec<Vec<u32>> {
 /// Every sequence of 0 to `max_heaps` heaps with values 0 to `max_size`:
 /// shorter sequences first, each length in lexicographic order, so there are
 /// Σ_{k=0..max_heaps} (max_size + 1)^k of them.
-///
-/// ```
-/// let all: Vec<Vec<u32>> = nimstream::verify::instances(2, 1).collect();
-/// assert_eq!(all, vec![vec![], vec![0], vec![1], vec![0, 0], vec![0, 1], vec![1, 0], vec![1, 1]]);
-/// ```
-pub fn instances(max_heaps: usize, max_size: u32) -> Instances {
+fn instances(max_heaps: usize, max_size: u32) -> Instances {
     Instances {
         next: Some(Vec::new()),
         max_heaps,
@@ -135,7 +123,7 @@ pub fn instances(max_heaps: usize, max_size: u32) -> Instances {
 
 /// The iterator returned by [`instances`].
 #[derive(Clone, Debug)]
-pub struct Instances {
+struct Instances {
     next: Option<Vec<u32>>,
     max_heaps: usize,
     max_size: u32,
@@ -195,10 +183,10 @@ pub struct RuleCheck {
     pub disagreements: Vec<Disagreement>,
 }
 
-/// Runs the analyzer on every instance of [`instances`]`(max_heaps,
-/// max_size)` under `rule` and checks each answer against the game tree:
-/// the winner, the legality and effect of the move, the absence of a move,
-/// and `winning_moves`.
+/// Runs the analyzer on every sequence of 0 to `max_heaps` heaps of 0 to
+/// `max_size` (shorter ones first) under `rule` and checks each answer
+/// against the game tree: the winner, the legality and effect of the move,
+/// the absence of a move, and `winning_moves`.
 pub fn check_rule(rule: Rule, max_heaps: usize, max_size: u32) -> RuleCheck {
     let mut tree = GameTree::new(rule);
     let options = Options {
@@ -302,7 +290,7 @@ fn dec_text(heaps: &[u32]) -> String {
 /// x ∘ y = mex({x' ∘ y : x' < x} ∪ {x ∘ y' : y' < y}).
 ///
 /// ```
-/// use nimstream::verify::MexTable;
+/// use nimstream::workbench::verify::MexTable;
 /// let table = MexTable::compute(7);
 /// assert_eq!(table.get(3, 5), 6);
 /// assert_eq!(table.first_xor_mismatch(), None);
@@ -437,6 +425,13 @@ mod tests {
         for position in [[1, 4, 5], [1, 2, 3], [0, 2, 2], [0, 0, 1]] {
             assert!(!tree.player_to_move_wins(&position), "{position:?}");
         }
+    }
+
+    #[test]
+    fn instances_come_shorter_first_each_length_in_order() {
+        let all: Vec<Vec<u32>> = instances(2, 1).collect();
+        let expected: [&[u32]; 7] = [&[], &[0], &[1], &[0, 0], &[0, 1], &[1, 0], &[1, 1]];
+        assert_eq!(all, expected);
     }
 
     #[test]

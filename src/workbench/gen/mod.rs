@@ -6,7 +6,8 @@
 //! # The scheme (stable across platforms and releases)
 //!
 //! The generator is `rand_chacha::ChaCha8Rng::seed_from_u64(seed)`; the only
-//! draws are [`RngCore::next_u64`] calls, used as follows.
+//! draws are [`RngCore::next_u64`](rand::RngCore::next_u64) calls, used as
+//! follows.
 //!
 //! - `below(n)`: a uniform number in `0 .. n`. For `n = 1` it is 0 and
 //!   draws nothing; otherwise Lemire's method: draw `x`, let
@@ -30,22 +31,25 @@
 //!
 //! Memory is O(largest heap): one heap's limbs, the running nim-sum, and a
 //! write buffer; the output is never held.
+//!
+//! This file holds the options and the loop that follows them;
+//! `random_heaps.rs` makes the draws, and `heap_sink.rs` writes the heaps
+//! and sums them up.
 
-use crate::encode::{self, EncodeError, Magnitude};
+mod heap_sink;
+mod random_heaps;
+
 use crate::error::Error;
 use crate::input::Format;
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use sha2::{Digest, Sha256};
+use crate::workbench::encode;
+use heap_sink::HeapSink;
+use random_heaps::RandomHeaps;
 use std::fmt;
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::str::FromStr;
 
 /// The longest heap `gen` writes, in bits (8 GiB of limbs in memory).
 pub const MAX_HEAP_BITS: u64 = 1 << 36;
-
-/// Size of the write buffer, in bytes.
-const BUFFER_BYTES: usize = 1 << 16;
 
 /// What the heaps of a generated instance look like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,7 +209,7 @@ impl Summary {
 /// errors) and sums it up.
 ///
 /// ```
-/// use nimstream::gen::{generate, Amount, BitRange, GenOptions, Kind};
+/// use nimstream::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind};
 /// use nimstream::Format;
 ///
 /// let options = GenOptions {
@@ -257,145 +261,6 @@ pub fn generate<W: Write>(options: &GenOptions, out: W, out_name: &str) -> Resul
     sink.finish()
 }
 
-/// Random heaps drawn by the scheme of the module documentation.
-struct RandomHeaps {
-    rng: ChaCha8Rng,
-    bits: BitRange,
-    limbs: Vec<u64>,
-}
-
-impl RandomHeaps {
-    fn new(seed: u64, bits: BitRange) -> RandomHeaps {
-        RandomHeaps {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            bits,
-            limbs: Vec::new(),
-        }
-    }
-
-    /// The next random heap, as little-endian limbs with a non-zero top limb.
-    fn next(&mut self) -> &[u64] {
-        let span = self.bits.high - self.bits.low + 1;
-        let bit_length = self.bits.low + below(&mut self.rng, span);
-        let count = bit_length.div_ceil(64);
-        self.limbs.clear();
-        self.limbs.extend((0..count).map(|_| self.rng.next_u64()));
-        if let Some(top) = self.limbs.last_mut() {
-            let top_bits = bit_length - 64 * (count - 1);
-            let mask = u64::MAX >> (64 - top_bits);
-            *top = (*top & mask) | 1 << (top_bits - 1);
-        }
-        &self.limbs
-    }
-}
-
-/// A uniform number in `0 .. n` (`n ≥ 1`), by Lemire's multiply-and-reject.
-fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
-    if n == 1 {
-        return 0;
-    }
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let product = u128::from(rng.next_u64()) * u128::from(n);
-        if product as u64 >= threshold {
-            return (product >> 64) as u64;
-        }
-    }
-}
-
-/// Where heaps go: encoded into a buffered, counted writer, and XORed into
-/// the running nim-sum.
-struct HeapSink<W: Write> {
-    out: CountingWriter<BufWriter<W>>,
-    name: String,
-    format: Format,
-    heaps: u64,
-    nim_sum: Vec<u64>,
-}
-
-impl<W: Write> HeapSink<W> {
-    fn new(format: Format, out: W, name: &str) -> Result<HeapSink<W>, Error> {
-        let mut out = CountingWriter {
-            inner: BufWriter::with_capacity(BUFFER_BYTES, out),
-            bytes: 0,
-        };
-        encode::write_header(format, &mut out).map_err(|e| Error::io(name, e))?;
-        Ok(HeapSink {
-            out,
-            name: name.to_string(),
-            format,
-            heaps: 0,
-            nim_sum: Vec::new(),
-        })
-    }
-
-    /// True while `amount` asks for more heaps, keeping `reserve` heaps
-    /// back for the end (a byte amount keeps nothing back).
-    fn wants_more(&self, amount: Amount, reserve: u64) -> bool {
-        match amount {
-            Amount::Heaps(n) => self.heaps + reserve < n,
-            Amount::Bytes(n) => self.out.bytes < n,
-        }
-    }
-
-    fn write(&mut self, limbs: &[u64]) -> Result<(), Error> {
-        encode::write_heap(self.format, limbs, &mut self.out).map_err(|e| match e {
-            EncodeError::Io(source) => Error::io(&self.name, source),
-            too_large => Error::Usage(format!("heap {}: {too_large}", self.heaps)),
-        })?;
-        if self.nim_sum.len() < limbs.len() {
-            self.nim_sum.resize(limbs.len(), 0);
-        }
-        for (sum, limb) in self.nim_sum.iter_mut().zip(limbs) {
-            *sum ^= limb;
-        }
-        self.heaps += 1;
-        Ok(())
-    }
-
-    /// Writes the heap equal to the nim-sum so far, which makes it 0.
-    fn write_balancing_heap(&mut self) -> Result<(), Error> {
-        let balance = self.nim_sum.clone();
-        self.write(&balance)
-    }
-
-    fn finish(mut self) -> Result<Summary, Error> {
-        self.out.flush().map_err(|e| Error::io(&self.name, e))?;
-        let mut hasher = Sha256::new();
-        encode::write_bits(&self.nim_sum[..], &mut hasher)
-            .expect("hashing cannot fail to accept bytes");
-        Ok(Summary {
-            heaps: self.heaps,
-            bytes: self.out.bytes,
-            nim_sum_bit_length: self.nim_sum[..].bit_length(),
-            nim_sum_sha256: hex_digest(&hasher.finalize()),
-        })
-    }
-}
-
-/// Lowercase hex of a digest.
-fn hex_digest(digest: &[u8]) -> String {
-    digest.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// A writer that counts the bytes it passes on.
-struct CountingWriter<W> {
-    inner: W,
-    bytes: u64,
-}
-
-impl<W: Write> Write for CountingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let written = self.inner.write(buf)?;
-        self.bytes += written as u64;
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,29 +301,6 @@ mod tests {
         assert!(format!("{}", MAX_HEAP_BITS + 1)
             .parse::<BitRange>()
             .is_err());
-    }
-
-    #[test]
-    fn random_heaps_have_their_top_bit_set_and_lengths_in_range() {
-        let bits = BitRange { low: 0, high: 130 };
-        let mut heaps = RandomHeaps::new(3, bits);
-        let mut lengths = std::collections::BTreeSet::new();
-        for _ in 0..2000 {
-            let length = heaps.next().bit_length();
-            assert!(length <= 130);
-            assert_eq!(heaps.limbs.len() as u64, length.div_ceil(64));
-            lengths.insert(length);
-        }
-        assert!(lengths.contains(&0) && lengths.contains(&130) && lengths.contains(&64));
-    }
-
-    #[test]
-    fn below_stays_below_and_reaches_both_ends() {
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let draws: Vec<u64> = (0..500).map(|_| below(&mut rng, 5)).collect();
-        assert!(draws.iter().all(|&d| d < 5));
-        assert!(draws.contains(&0) && draws.contains(&4));
-        assert_eq!(below(&mut rng, 1), 0);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Converting an instance from one format to another: the same heaps, in
 //! the same order, read by the format's scanner and written by
-//! [`crate::encode`], one heap at a time.
+//! [`encode`], one heap at a time.
 //!
 //! A regular file is memory-mapped and streamed through; standard input and
 //! pipes are read into memory first (conversion needs no bounded-memory
@@ -14,10 +14,10 @@
 //! The writer may have received part of the output by then: write to an
 //! [`AtomicFile`](crate::output::AtomicFile), or call [`check_bytes`] first.
 
-use crate::encode::{self, EncodeError};
 use crate::error::Error;
 use crate::input::source::{self, InputBytes};
 use crate::input::{detect, Format, Heap, HeapScanner, Scanner};
+use crate::workbench::encode::{self, EncodeError};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -79,7 +79,7 @@ impl Input {
 /// format `to`, and returns how many there were.
 ///
 /// ```
-/// use nimstream::convert::{convert, Input};
+/// use nimstream::workbench::convert::{convert, Input};
 /// use nimstream::Format;
 ///
 /// let input = Input::from_bytes(b"0x1f 0 101".to_vec(), Format::Hex, "example");
@@ -105,7 +105,7 @@ pub fn convert<W: Write>(input: &Input, to: Format, out: W, out_name: &str) -> R
 /// writing anything; returns how many heaps there are.
 ///
 /// ```
-/// use nimstream::convert::{check_bytes, Input};
+/// use nimstream::workbench::convert::{check_bytes, Input};
 /// use nimstream::Format;
 ///
 /// let input = Input::from_bytes(b"255 256".to_vec(), Format::Dec, "example");
@@ -148,7 +148,7 @@ impl Input {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{generate, Amount, BitRange, GenOptions, Kind};
+    use crate::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind};
 
     fn convert_to_vec(data: &[u8], from: Format, to: Format) -> Result<Vec<u8>, Error> {
         let input = Input::from_bytes(data.to_vec(), from, "in");

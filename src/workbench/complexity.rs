@@ -14,8 +14,8 @@
 //! quantity that does not grow.
 
 use crate::error::Error;
-use crate::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use crate::input::Format;
+use crate::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use crate::MemoryBudget;
 use plotters::prelude::*;
 use std::fs::File;
@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The CSV header: one column per field of [`Measurement`], in order.
-pub const CSV_HEADER: &str =
+const CSV_HEADER: &str =
     "bytes,heaps,max_bit_length,passes,bytes_scanned,working_memory_bytes,peak_rss_bytes,seconds";
 
 /// How far the generated size may stray from the size asked for (10 %).
@@ -69,7 +69,7 @@ pub struct Measurement {
 
 impl Measurement {
     /// The row as CSV, without a line end.
-    pub fn csv_row(&self) -> String {
+    fn csv_row(&self) -> String {
         format!(
             "{},{},{},{},{},{},{},{}",
             self.bytes,
@@ -94,7 +94,29 @@ pub struct Exponents {
 }
 
 impl Exponents {
-    /// Fits both exponents; `None` with fewer than two distinct sizes.
+    /// Fits both exponents, each the least-squares slope of log y against
+    /// log n (values not above 0 left out); `None` with fewer than two
+    /// distinct sizes.
+    ///
+    /// ```
+    /// use nimstream::workbench::complexity::{Exponents, Measurement};
+    ///
+    /// // Time grows as the square of the size; working memory stays flat.
+    /// let row = |bytes: u64, seconds: f64| Measurement {
+    ///     bytes,
+    ///     heaps: bytes / 8,
+    ///     max_bit_length: 64,
+    ///     passes: 1,
+    ///     bytes_scanned: bytes,
+    ///     working_memory_bytes: 4096,
+    ///     peak_rss_bytes: 1 << 20,
+    ///     seconds,
+    /// };
+    /// let fitted = Exponents::fit(&[row(1_000, 0.01), row(10_000, 1.0)]).unwrap();
+    /// assert!((fitted.time - 2.0).abs() < 1e-9);
+    /// assert!(fitted.working_memory.abs() < 1e-9);
+    /// assert_eq!(Exponents::fit(&[row(1_000, 0.01)]), None);
+    /// ```
     pub fn fit(rows: &[Measurement]) -> Option<Exponents> {
         let fit = |y: fn(&Measurement) -> f64| {
             let points: Vec<(f64, f64)> = rows.iter().map(|r| (r.bytes as f64, y(r))).collect();
@@ -110,14 +132,7 @@ impl Exponents {
 /// The least-squares slope of log y against log x over `points`: the
 /// exponent k of y ∝ x^k. Points with x or y not above 0 have no logarithm
 /// and are left out. `None` when fewer than two distinct x remain.
-///
-/// ```
-/// use nimstream::complexity::growth_exponent;
-///
-/// let quadratic = [(10.0, 100.0), (100.0, 10_000.0), (1000.0, 1_000_000.0)];
-/// assert!((growth_exponent(&quadratic).unwrap() - 2.0).abs() < 1e-9);
-/// ```
-pub fn growth_exponent(points: &[(f64, f64)]) -> Option<f64> {
+fn growth_exponent(points: &[(f64, f64)]) -> Option<f64> {
     let logs: Vec<(f64, f64)> = points
         .iter()
         .filter(|&&(x, y)| x > 0.0 && y > 0.0)
@@ -383,6 +398,8 @@ mod tests {
         assert!(growth_exponent(&flat).unwrap().abs() < 1e-12);
         let square_root = [(4.0, 2.0), (16.0, 4.0), (64.0, 8.0)];
         assert!((growth_exponent(&square_root).unwrap() - 0.5).abs() < 1e-9);
+        let quadratic = [(10.0, 100.0), (100.0, 10_000.0), (1000.0, 1_000_000.0)];
+        assert!((growth_exponent(&quadratic).unwrap() - 2.0).abs() < 1e-9);
     }
 
     #[test]

@@ -1,0 +1,27 @@
+//! The workbench: the tools around the analysis, which make instances,
+//! check the analyzer's answers and measure its costs, but never decide a
+//! game on a large input themselves.
+//!
+//! - [`gen`] generates instances: random heaps in any format, streamed,
+//!   the same bytes for the same seed, with a nim-sum summed up
+//!   independently of the analyzer.
+//! - [`convert`] rewrites an instance in another format: the same heaps,
+//!   in order.
+//! - [`encode`] holds the format writers that `gen` and `convert` share.
+//! - [`verify`] checks the analyzer against exhaustive game-tree search on
+//!   every small instance, and computes the mex table of x ∘ y without XOR.
+//! - [`play`] plays a game out move by move between two strategies.
+//! - [`complexity`] measures how time and working memory grow with the
+//!   input, in child processes of the binary.
+//!
+//! The workbench stands on the crate's entry points
+//! ([`analyze_bytes`](crate::analyze_bytes)) and the input scanners, as a
+//! library user would. Nothing below it imports from it, except the
+//! analysis's tests, which write their instances with [`encode`].
+
+pub mod complexity;
+pub mod convert;
+pub mod encode;
+pub mod gen;
+pub mod play;
+pub mod verify;

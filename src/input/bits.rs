@@ -30,7 +30,7 @@ impl<'a> BitsScanner<'a> {
     }
 
     /// Releases the pages of long heaps with `pages` as they are checked.
-    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+    pub(crate) fn releasing(self, pages: PageReleaser<'a>) -> Self {
         BitsScanner { pages, ..self }
     }
 }

@@ -48,7 +48,7 @@ impl<'a> DecScanner<'a> {
     }
 
     /// Releases the pages of long heaps with `pages` as they are checked.
-    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+    pub(crate) fn releasing(self, pages: PageReleaser<'a>) -> Self {
         DecScanner { pages, ..self }
     }
 }

@@ -31,7 +31,7 @@ impl<'a> HexScanner<'a> {
     }
 
     /// Releases the pages of long heaps with `pages` as they are checked.
-    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+    pub(crate) fn releasing(self, pages: PageReleaser<'a>) -> Self {
         HexScanner { pages, ..self }
     }
 

@@ -301,7 +301,7 @@ impl LongToken {
 }
 
 /// The digits of a token format per 64-bit limb.
-pub fn digits_per_limb(format: Format) -> usize {
+fn digits_per_limb(format: Format) -> usize {
     match format {
         Format::Hex => 16,
         _ => 64,

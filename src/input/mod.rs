@@ -12,30 +12,30 @@
 //! checked and packed into it in one pass ([`PackedDigits`]).
 //!
 //! Where the bytes come from (a memory map, a buffer, a pipe) is decided in
-//! [`source`]; the scanners only see slices.
+//! `source`; the scanners only see slices.
 
 mod bits;
 mod dec;
-pub mod driver;
+pub(crate) mod driver;
 mod format;
 mod hex;
-pub mod lines;
+pub(crate) mod lines;
 mod long;
 mod nimb;
 mod pack;
-pub mod pages;
+pub(crate) mod pages;
 mod raw;
-pub mod source;
+pub(crate) mod source;
 mod token;
 mod unary;
-pub mod watch;
+pub(crate) mod watch;
 
 pub use format::{detect, Format, NIMB_HEADER};
-pub use lines::line_and_column;
-pub use long::{digits_per_limb, LongHeap, LongToken};
-pub use pack::{shifted_limb, PackedDigits, TokenScratch};
-pub use pages::PageReleaser;
-pub use raw::trailing_bytes_error;
+pub(crate) use long::{LongHeap, LongToken};
+pub(crate) use pack::shifted_limb;
+pub use pack::{PackedDigits, TokenScratch};
+pub(crate) use pages::PageReleaser;
+pub(crate) use raw::trailing_bytes_error;
 
 use crate::arch::limbs;
 use crate::error::ParseError;
@@ -176,7 +176,7 @@ impl HeapValue<'_> {
 impl<'a> HeapValue<'a> {
     /// How many input bytes hold one limb, for values that borrow their
     /// digits from the input (`None` for values held as numbers).
-    pub fn bytes_per_limb(&self) -> Option<usize> {
+    pub(crate) fn bytes_per_limb(&self) -> Option<usize> {
         match self {
             HeapValue::Binary(_) => Some(64),
             HeapValue::Hex(_) => Some(16),
@@ -187,7 +187,7 @@ impl<'a> HeapValue<'a> {
 
     /// The input bytes that hold limbs `limbs` (empty for values held as
     /// numbers), so that a pass can release them once it has read them.
-    pub fn limb_bytes(&self, limbs: std::ops::Range<u64>) -> &'a [u8] {
+    pub(crate) fn limb_bytes(&self, limbs: std::ops::Range<u64>) -> &'a [u8] {
         let (bytes, per_limb, msb_first) = match *self {
             HeapValue::Binary(digits) => (digits, 64, true),
             HeapValue::Hex(digits) => (digits, 16, true),
@@ -298,7 +298,7 @@ impl<'a> Scanner<'a> {
 
     /// Releases the pages of long heaps with `pages` as they are checked
     /// (the formats whose heaps can be long and are read while scanning).
-    pub fn releasing(self, pages: PageReleaser<'a>) -> Scanner<'a> {
+    pub(crate) fn releasing(self, pages: PageReleaser<'a>) -> Scanner<'a> {
         match self {
             Scanner::Bits(s) => Scanner::Bits(s.releasing(pages)),
             Scanner::Hex(s) => Scanner::Hex(s.releasing(pages)),
@@ -339,7 +339,7 @@ impl<'a> HeapScanner<'a> for Scanner<'a> {
 /// The length of the longest prefix of `buffer` that ends on a heap boundary,
 /// so that a stream can be parsed in chunks (`at_start`: the buffer begins
 /// the input). The rest is kept for the next read.
-pub fn complete_prefix(format: Format, buffer: &[u8], at_start: bool) -> usize {
+pub(crate) fn complete_prefix(format: Format, buffer: &[u8], at_start: bool) -> usize {
     match format {
         Format::Bits | Format::Hex | Format::Dec => token::complete_prefix(buffer),
         Format::Unary => memchr::memrchr(b'\n', buffer).map_or(0, |lf| lf + 1),
@@ -355,7 +355,7 @@ pub fn complete_prefix(format: Format, buffer: &[u8], at_start: bool) -> usize {
 /// after a separator (whitespace for tokens, LF for unary): the index just
 /// past it. The counterpart of [`complete_prefix`] for a reader that starts
 /// in the middle of a file.
-pub fn first_boundary(format: Format, bytes: &[u8]) -> Option<usize> {
+pub(crate) fn first_boundary(format: Format, bytes: &[u8]) -> Option<usize> {
     let found = match format {
         Format::Unary => memchr::memchr(b'\n', bytes),
         _ => bytes.iter().position(|&b| token::is_space(b)),

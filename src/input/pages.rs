@@ -67,7 +67,7 @@ impl<'m> PageReleaser<'m> {
     }
 
     /// Visits the limbs `limbs` of `value` from the most significant end
-    /// in ranges backed by about [`RELEASE_STEP_BYTES`] bytes of input
+    /// in ranges backed by about `RELEASE_STEP_BYTES` bytes of input
     /// each, releasing each range's bytes after its visit; stops at the
     /// first error.
     pub fn in_steps<E>(

@@ -11,7 +11,7 @@
 //! never a wrong report (see [`super::watch`]).
 
 use super::lines::{line_and_column, Lines};
-use super::pages::{release_pages, PageReleaser, RELEASE_STEP_BYTES};
+use super::pages::{PageReleaser, RELEASE_STEP_BYTES};
 use super::watch::{self, MapGuard, Stamp};
 use super::Format;
 use crate::error::{Error, ParseError};
@@ -401,11 +401,6 @@ impl MappedFile {
     /// Releases the map's pages behind a pass.
     pub fn pages(&self) -> PageReleaser<'_> {
         PageReleaser::of(&self.map)
-    }
-
-    /// Drops the resident pages of `start..end`.
-    pub fn release(&self, start: usize, end: usize) {
-        release_pages(&self.map, start, end);
     }
 }
 

@@ -29,7 +29,7 @@ impl<'a> UnaryScanner<'a> {
     }
 
     /// Releases the pages of long heaps with `pages` as they are checked.
-    pub fn releasing(self, pages: PageReleaser<'a>) -> Self {
+    pub(crate) fn releasing(self, pages: PageReleaser<'a>) -> Self {
         UnaryScanner { pages, ..self }
     }
 

@@ -15,7 +15,7 @@
 //! - a stream: chunks cut at heap boundaries, the unused tail carried to
 //!   the next read, lines counted as the chunks go by.
 //!
-//! Work is split across threads in one place, [`ranges`]: a source that can
+//! Work is split across threads in one place (`ranges.rs`): a source that can
 //! be read at any offset is cut into ranges that start on heap boundaries,
 //! one fold per range, and the folds merge in file order ([`Fold::merge`]),
 //! which is what lets threads (and later machines) share a pass. The

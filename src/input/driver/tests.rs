@@ -6,7 +6,7 @@
 //! the same error.
 
 use super::*;
-use crate::input::line_and_column;
+use crate::input::lines::line_and_column;
 use crate::input::source::Input;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -89,7 +89,7 @@ fn driven(input: &mut Input<'_>, format: Format, reads: &Reads) -> Result<Seen, 
 /// bad byte.
 fn instance(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
     let mut out = Vec::new();
-    crate::encode::write_header(format, &mut out).unwrap();
+    crate::workbench::encode::write_header(format, &mut out).unwrap();
     let max_bits = format.raw_width().map_or(400, |w| 8 * w as u32);
     let max_bits = if format == Format::Unary {
         10
@@ -103,7 +103,7 @@ fn instance(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
             *top >>= (64 - bits % 64) % 64;
         }
         let value = HeapValue::Limbs(crate::nimsum::trimmed(limbs));
-        crate::encode::write_heap(format, &value, &mut out).unwrap();
+        crate::workbench::encode::write_heap(format, &value, &mut out).unwrap();
         if format.is_text() && format != Format::Unary && rng.random_bool(0.3) {
             out.extend_from_slice(&b"  \r\n\t"[..rng.random_range(1..5)]);
         }

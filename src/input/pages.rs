@@ -92,7 +92,13 @@ impl<'m> PageReleaser<'m> {
 
     /// XORs limbs `first_limb ..` of `value` into `window` (one limb per
     /// slot), releasing the input behind it step by step.
+    #[inline]
     pub fn xor_window(&self, value: &HeapValue<'_>, first_limb: u64, window: &mut [u64]) {
+        if self.map.is_none() {
+            // Nothing to release: no steps.
+            value.xor_window(first_limb, window);
+            return;
+        }
         let limb_count = value.bit_length().div_ceil(64);
         let end = limb_count.min(first_limb.saturating_add(window.len() as u64));
         if value.bytes_per_limb().is_none() || end <= first_limb {

@@ -254,12 +254,12 @@ impl RandomAccess<'_> {
 }
 
 /// How a pass reads a regular file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
+#[derive(Clone, Copy)]
+pub enum Reading<'a> {
     /// Positioned reads (`pread`) into buffers of a fixed size.
     Positioned,
     /// The memory map, in place.
-    Mapped,
+    Mapped(&'a MappedFile),
 }
 
 /// A regular file, read at any offset, with the size and modification
@@ -287,11 +287,10 @@ impl FileInput {
     /// (`--no-mmap`, or mapping failed) every pass uses positioned reads,
     /// and a heap longer than a buffer is read into one that grows to
     /// hold it.
-    pub fn reading(&self, heaps_in_place: bool) -> Reading {
-        if heaps_in_place && self.map().is_some() {
-            Reading::Mapped
-        } else {
-            Reading::Positioned
+    pub fn reading(&self, heaps_in_place: bool) -> Reading<'_> {
+        match heaps_in_place.then(|| self.map()).flatten() {
+            Some(map) => Reading::Mapped(map),
+            None => Reading::Positioned,
         }
     }
 
@@ -472,14 +471,14 @@ mod tests {
         let InputBytes::File(file) = input.bytes() else {
             panic!("a regular file");
         };
-        assert_eq!(file.reading(false), Reading::Positioned);
+        assert!(matches!(file.reading(false), Reading::Positioned));
         assert!(file.map.get().is_none(), "mapped without being read");
-        assert_eq!(file.reading(true), Reading::Mapped);
+        assert!(matches!(file.reading(true), Reading::Mapped(_)));
         let (_file, unmapped) = file_input(b"1 10 11", false);
         let InputBytes::File(file) = unmapped.bytes() else {
             panic!("a regular file");
         };
-        assert_eq!(file.reading(true), Reading::Positioned);
+        assert!(matches!(file.reading(true), Reading::Positioned));
     }
 
     #[test]

@@ -335,8 +335,8 @@ fn read_range<F: Fold>(
             &mut fold,
             &mut heaps,
         ),
-        RandomAccess::File(file) => match (file.reading(reads.heaps_in_place), file.map()) {
-            (Reading::Mapped, Some(map)) => read_in_place(
+        RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
+            Reading::Mapped(map) => read_in_place(
                 map.map(),
                 map.pages(),
                 format,
@@ -344,7 +344,9 @@ fn read_range<F: Fold>(
                 &mut fold,
                 &mut heaps,
             ),
-            _ => Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps),
+            Reading::Positioned => {
+                Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
+            }
         },
     };
     match bytes {

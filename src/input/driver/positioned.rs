@@ -60,7 +60,7 @@ impl<'a> Positioned<'a> {
     ) -> Result<(), Stop> {
         // A range shorter than a read needs no more than its own length.
         let range_len = usize::try_from(range.end - range.start).unwrap_or(usize::MAX);
-        let mut buffer = vec![0u8; self.reads.read_bytes.min(range_len).max(1)];
+        let mut buffer = ReadBuffer::new(self.reads.read_bytes.min(range_len).max(1));
         let mut scratch = fold.packs_tokens().then(TokenScratch::default);
         let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
         let mut spare = Vec::new();
@@ -116,7 +116,7 @@ impl<'a> Positioned<'a> {
                 base = self.heap_in_place(base, range.end, fold, heaps, bytes)?;
                 (filled, next) = (0, base);
             } else {
-                buffer.resize(2 * buffer.len(), 0);
+                buffer.grow();
             }
         }
     }
@@ -195,5 +195,52 @@ impl<'a> Positioned<'a> {
             return Err(Stop::Done);
         }
         Ok(base + consumed as u64)
+    }
+}
+
+/// A read buffer that starts on a cache line. The kernel copies a file's
+/// pages into it at full speed; into a buffer 16 bytes past a line (where
+/// an allocation of 128 KiB, served by its own map, begins) the copy of a
+/// cached file took about a tenth longer, measured on two threads.
+struct ReadBuffer {
+    backing: Vec<u8>,
+    /// Where the aligned bytes start in `backing`.
+    start: usize,
+    len: usize,
+}
+
+/// The alignment of a read buffer: a cache line.
+const LINE: usize = 64;
+
+impl ReadBuffer {
+    fn new(len: usize) -> ReadBuffer {
+        let backing = vec![0u8; len + LINE];
+        let start = backing.as_ptr().align_offset(LINE);
+        ReadBuffer {
+            backing,
+            start,
+            len,
+        }
+    }
+
+    /// Doubles the buffer, keeping its bytes.
+    fn grow(&mut self) {
+        let mut larger = ReadBuffer::new(2 * self.len);
+        larger[..self.len].copy_from_slice(self);
+        *self = larger;
+    }
+}
+
+impl std::ops::Deref for ReadBuffer {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.backing[self.start..self.start + self.len]
+    }
+}
+
+impl std::ops::DerefMut for ReadBuffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.backing[self.start..self.start + self.len]
     }
 }

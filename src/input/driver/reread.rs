@@ -33,9 +33,9 @@ pub fn heap_at<'a>(
         .expect("only an input read again holds heaps to reread");
     let (data, pages) = match source {
         RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
-        RandomAccess::File(file) => match (file.reading(true), file.map()) {
-            (Reading::Mapped, Some(map)) => (map.map(), map.pages()),
-            _ => return reread_positioned(input, file, format, offset, reads),
+        RandomAccess::File(file) => match file.reading(true) {
+            Reading::Mapped(map) => (map.map(), map.pages()),
+            Reading::Positioned => return reread_positioned(input, file, format, offset, reads),
         },
     };
     let mut scanner = Scanner::new(format, &data[offset as usize..], offset).releasing(pages);

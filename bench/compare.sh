@@ -9,7 +9,11 @@
 # Usage: bench/compare.sh [SIZE]      SIZE defaults to 1GiB (e.g. 256MiB)
 # Environment: RUNS (timed runs per command, default 5), KEEP_DATA=1 keeps
 # the generated files, BENCH_DIR picks where they go (default: a new
-# directory under ${TMPDIR:-/tmp}).
+# directory under ${TMPDIR:-/tmp}). BASELINE=PATH names a previous build
+# of nimstream to run side by side in the same runs: its time, the ratio of
+# the two, its peak RSS, and the working memory of both under small
+# budgets (`--memory log`, `--memory 64KiB`, standard input) on 16 MiB
+# inputs of every format.
 set -euo pipefail
 
 size=${1:-1GiB}
@@ -35,6 +39,11 @@ echo "building the release binary" >&2
 (cd "$repo" && cargo build --release --quiet)
 target_dir=${CARGO_TARGET_DIR:-$repo/target}
 bin="$target_dir/release/nimstream"
+baseline=${BASELINE:-}
+if [ -n "$baseline" ] && [ ! -x "$baseline" ]; then
+    echo "error: BASELINE=$baseline is not an executable" >&2
+    exit 1
+fi
 
 bytes=$(python3 - "$size" <<'EOF'
 import re, sys
@@ -86,8 +95,15 @@ median() { # hyperfine JSON, command index → median seconds
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
 }
 
+# Peak RSS in KiB of one `analyze --json FILE` by the binary $1.
+peak_rss_kib() {
+    { /usr/bin/time -v "$1" analyze --json "$2" >/dev/null; } 2>&1 |
+        awk -F': ' '/Maximum resident set size/ { print $2 }'
+}
+
 rows=()
 details=()
+sides=()
 for case in "${cases[@]}"; do
     IFS='|' read -r name gen_args target peer <<<"$case"
     file="$work/$name.${name%%-*}"
@@ -108,6 +124,9 @@ for case in "${cases[@]}"; do
     # right before every timed run.
     commands=("cat $file > /dev/null" "$bin analyze --json $file > /dev/null"
         "$bin analyze -j 1 --json $file > /dev/null")
+    if [ -n "$baseline" ]; then
+        commands+=("$baseline analyze --json $file > /dev/null")
+    fi
     peer_name=""
     case $peer in
         numpy)
@@ -134,15 +153,28 @@ for case in "${cases[@]}"; do
         exit 1
     fi
     cat "$file" >/dev/null
-    rss_kib=$( { /usr/bin/time -v "$bin" analyze --json "$file" >/dev/null; } 2>&1 |
-        awk -F': ' '/Maximum resident set size/ { print $2 }')
+    rss_kib=$(peak_rss_kib "$bin" "$file")
 
     cat_s=$(median "$json" 0)
     ns_s=$(median "$json" 1)
     ns1_s=$(median "$json" 2)
+    next=3
+    if [ -n "$baseline" ]; then
+        base_s=$(median "$json" 3)
+        next=4
+        cat "$file" >/dev/null
+        base_rss_kib=$(peak_rss_kib "$baseline" "$file")
+        sides+=("$(python3 - "$name" "$ns_s" "$base_s" "$rss_kib" "$base_rss_kib" <<'EOF'
+import sys
+name, ns_s, base_s, rss, base_rss = sys.argv[1], *map(float, sys.argv[2:])
+print(f"| {name} | {base_s * 1000:.0f} ms | {ns_s * 1000:.0f} ms | {ns_s / base_s:.3f} "
+      f"| {base_rss / 1024:.0f} MiB | {rss / 1024:.0f} MiB |")
+EOF
+)")
+    fi
     peer_cell="–"
     if [ -n "$peer_name" ]; then
-        peer_s=$(median "$json" 3)
+        peer_s=$(median "$json" "$next")
         peer_cell=$(python3 -c 'import sys; s=float(sys.argv[1]); print(f"{sys.argv[2]} {s:.2f} s")' "$peer_s" "$peer_name")
     fi
     rows+=("$(python3 - "$name" "$file_bytes" "$cat_s" "$ns_s" "$ns1_s" "$target" "$rss_kib" "$peer_cell" <<'EOF'
@@ -161,6 +193,44 @@ EOF
     [ "$keep" = 1 ] || rm -f "$file"
 done
 
+# Working memory under small budgets, both builds, on small inputs of every
+# format (one pass per window: a 1 GiB file would take minutes).
+memory_rows=()
+if [ -n "$baseline" ]; then
+    small=$((16 << 20))
+    for spec in "bits|--bits 1..256" "hex|--bits 1..256" "dec|--bits 1..256" \
+        "unary|--bits 1..20" "u64le|--bits 64" "nimb|--bits 1..256"; do
+        IFS='|' read -r format bits <<<"$spec"
+        file="$work/small.$format"
+        # shellcheck disable=SC2086 # bits is a list of words
+        "$bin" gen --format "$format" --size "$small" $bits -o "$file" 2>/dev/null
+        for memory in log 64KiB stdin-log; do
+            memory_rows+=("$(python3 - "$format" "$memory" "$baseline" "$bin" "$file" <<'EOF'
+import json, subprocess, sys
+fmt, memory, old, new, path = sys.argv[1:]
+def run(binary):
+    args = [binary, "analyze", "--json", "--memory", memory.removeprefix("stdin-")]
+    if memory.startswith("stdin"):
+        with open(path, "rb") as data:
+            out = subprocess.run([*args, "--format", fmt, "-"], stdin=data,
+                                 capture_output=True, check=True).stdout
+    else:
+        out = subprocess.run([*args, path], capture_output=True, check=True).stdout
+    report = json.loads(out)
+    report["input"].pop("path")
+    return report, report.pop("stats")
+(old_report, old_stats), (new_report, new_stats) = run(old), run(new)
+same = "yes" if old_report == new_report else "**no**"
+shown = "log, standard input" if memory == "stdin-log" else memory
+print(f"| {fmt} | {shown} | {old_stats['working_memory_bytes']} | {new_stats['working_memory_bytes']} "
+      f"| {old_stats['passes']} | {new_stats['passes']} | {same} |")
+EOF
+)")
+        done
+        rm -f "$file"
+    done
+fi
+
 cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
 {
     echo "# nimstream against cat"
@@ -175,6 +245,26 @@ cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
     echo "| input | size | cat | nimstream | nimstream throughput | ratio to cat | target | nimstream -j 1 | peak RSS | peer | target met |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
+    if [ -n "$baseline" ]; then
+        echo
+        echo "## Against the baseline, side by side"
+        echo
+        echo "The baseline ($("$baseline" --version)) ran in the same hyperfine runs,"
+        echo "in turn with this build; the ratio is this build's median time over"
+        echo "the baseline's (below 1: faster)."
+        echo
+        echo "| input | baseline | this build | ratio | baseline peak RSS | peak RSS |"
+        echo "|---|---|---|---|---|---|"
+        printf '%s\n' "${sides[@]}"
+        echo
+        echo "Working memory (\`stats.working_memory_bytes\`) under small budgets, on"
+        echo "16 MiB inputs made by \`nimstream gen --size 16MiB\`, and whether the"
+        echo "two reports are the same (stats aside):"
+        echo
+        echo "| format | --memory | baseline bytes | bytes | baseline passes | passes | same report |"
+        echo "|---|---|---|---|---|---|---|"
+        printf '%s\n' "${memory_rows[@]}"
+    fi
     echo
     echo "## Machine and tools"
     echo

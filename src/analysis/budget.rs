@@ -68,10 +68,13 @@ impl MemoryBudget {
             (Some(_), false) => (64 * window_limbs, Counting::Top),
         };
         // Each range of a windowed pass holds a window: text formats read
-        // one range. Raw arrays never need more than their first pass.
-        let ranges = match one_pass || input.format.raw_width().is_some() {
-            true => input.threads.max(1),
-            false => 1,
+        // one range (raw arrays never need more than their first pass and
+        // the first-holder search). Under `log`, one range for every
+        // format: each thread's fold takes memory of its own.
+        let raw = input.format.raw_width().is_some();
+        let ranges = match (one_pass, raw, self) {
+            (true, _, _) | (false, true, MemoryBudget::Bytes(_)) => input.threads.max(1),
+            (false, _, _) => 1,
         };
         let later = Reads {
             ranges,
@@ -299,10 +302,12 @@ mod tests {
         assert!(!plan.one_pass);
         assert_eq!((plan.window_limbs, plan.first.ranges), (1 << 17, 1));
         assert!(plan.first.heaps_in_place);
+        let raw = MemoryBudget::Bytes(64).plan(&shape(Some(1 << 30), Format::U64le));
+        assert_eq!((raw.counting, raw.first.ranges), (Counting::Off, 4));
         let raw = MemoryBudget::Log.plan(&shape(Some(1 << 30), Format::U64le));
         assert_eq!(
             (raw.counting, raw.first.ranges, raw.window_bits),
-            (Counting::Off, 4, 64)
+            (Counting::Off, 1, 64)
         );
         let default = MemoryBudget::default().plan(&shape(Some(1 << 30), Format::Dec));
         assert!(default.one_pass && !default.first.heaps_in_place);

@@ -26,6 +26,9 @@ use std::ops::Range;
 /// rest spill to disk.
 pub const IN_MEMORY_BYTES: usize = 2048;
 
+/// The buffer of the spill file, written and read back.
+const SPILL_BUFFER_BYTES: usize = 1024;
+
 /// The limbs a heap left in the file keeps of its top.
 pub const TOP_LIMBS: usize = 4;
 
@@ -142,9 +145,10 @@ impl Candidates {
         }
         let spill = match &mut self.spill {
             Some(spill) => spill,
-            None => self
-                .spill
-                .insert(BufWriter::with_capacity(1024, tempfile::tempfile()?)),
+            None => self.spill.insert(BufWriter::with_capacity(
+                SPILL_BUFFER_BYTES,
+                tempfile::tempfile()?,
+            )),
         };
         write_record(spill, &kept)
     }
@@ -226,7 +230,8 @@ impl Candidates {
         let mut file = spill.into_inner().map_err(io::IntoInnerError::into_error)?;
         let end = file.stream_position()?;
         file.seek(SeekFrom::Start(0))?;
-        let mut input = BufReader::new(file);
+        // A small buffer, as for writing: the spill exists to bound memory.
+        let mut input = BufReader::with_capacity(SPILL_BUFFER_BYTES, file);
         let mut at = 0;
         while at < end {
             let kept = read_record(&mut input)?;

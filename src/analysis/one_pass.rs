@@ -85,8 +85,10 @@ impl<'n> Shared<'n> {
 #[derive(Debug)]
 struct Sum {
     limbs: Vec<u64>,
-    /// The packed tokens' part, shifted when it is read.
-    by_shift: ByShift,
+    /// The packed tokens' part, shifted when it is read (boxed, and only
+    /// once a token is packed: a fold is returned by its thread, and most
+    /// never pack one).
+    by_shift: Option<Box<ByShift>>,
 }
 
 impl Sum {
@@ -94,7 +96,7 @@ impl Sum {
         // Two limbs from the start: the XOR of a word needs no check.
         Sum {
             limbs: vec![0; 2],
-            by_shift: ByShift::default(),
+            by_shift: None,
         }
     }
 
@@ -107,7 +109,7 @@ impl Sum {
             return;
         }
         if let HeapValue::Packed(packed) = value {
-            self.by_shift.xor(packed);
+            self.by_shift.get_or_insert_default().xor(packed);
             return;
         }
         let limbs = value.bit_length().div_ceil(64) as usize;
@@ -119,7 +121,9 @@ impl Sum {
 
     /// The whole sum, its packed part shifted in.
     fn into_limbs(mut self) -> Vec<u64> {
-        self.by_shift.drain_into(&mut self.limbs);
+        if let Some(by_shift) = &mut self.by_shift {
+            by_shift.drain_into(&mut self.limbs);
+        }
         self.limbs
     }
 }

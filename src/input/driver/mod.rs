@@ -262,29 +262,29 @@ pub fn run_random<F: Fold>(
         });
     }
     let ranges = split(source, format, count, reads)?;
-    let runs: Vec<Result<RangeRun<F>, Located>> = std::thread::scope(|scope| {
+    // Each range's fold merges as its thread is joined, in file order, so
+    // that no list of the ranges' results is held.
+    let mut merged: Option<(F, u64)> = None;
+    let mut bytes_read = 0;
+    std::thread::scope(|scope| {
         let handles: Vec<_> = ranges
             .iter()
             .map(|range| scope.spawn(|| read(range)))
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a range thread does not panic"))
-            .collect()
-    });
-    let mut merged: Option<(F, u64)> = None;
-    let mut bytes_read = 0;
-    for run in runs {
-        let (fold, heaps, bytes) = run.map_err(located)?;
-        bytes_read += bytes;
-        match &mut merged {
-            None => merged = Some((fold, heaps)),
-            Some((earlier, heaps_before)) => {
-                earlier.merge(fold, *heaps_before)?;
-                *heaps_before += heaps;
+        for handle in handles {
+            let run = handle.join().expect("a range thread does not panic");
+            let (fold, heaps, bytes) = run.map_err(located)?;
+            bytes_read += bytes;
+            match &mut merged {
+                None => merged = Some((fold, heaps)),
+                Some((earlier, heaps_before)) => {
+                    earlier.merge(fold, *heaps_before)?;
+                    *heaps_before += heaps;
+                }
             }
         }
-    }
+        Ok::<(), Error>(())
+    })?;
     input.check_unchanged()?;
     let (fold, _) = merged.expect("at least one range");
     Ok(Folded {

@@ -61,6 +61,7 @@ pub(super) fn analyze_under(
         options,
         plan,
         cost,
+        windowed: false,
     };
     let mut facts = run.conclude(first)?;
     input.check_unchanged()?;
@@ -101,6 +102,9 @@ struct Run<'a, 'i> {
     options: &'a Options,
     plan: Plan,
     cost: Cost,
+    /// Whether the nim-sum is read in windows (the first pass did not
+    /// hold it): heaps are then read again in place, never held whole.
+    windowed: bool,
 }
 
 /// The nim-sum as its windows arrive, most significant first, and what is
@@ -153,7 +157,10 @@ impl<'a> Run<'a, '_> {
                 self.take_window(&mut windows, &mut first, 0, &g, false, Some(&g))?;
             }
             None if skip => {}
-            None => self.window_passes(&mut windows, &mut first)?,
+            None => {
+                self.windowed = true;
+                self.window_passes(&mut windows, &mut first)?;
+            }
         }
         let winner = rules::winner(options.rule, counts, windows.msb.is_some());
         let Windows {
@@ -398,9 +405,15 @@ impl<'a> Run<'a, '_> {
         ))
     }
 
-    /// Reads the heap at `pos` again.
+    /// Reads the heap at `pos` again: as the first pass read when it held
+    /// the nim-sum (a heap is then no longer than its window, and is read
+    /// into limbs; a file is never mapped for it), else in place.
     fn reread(&mut self, pos: HeapPos) -> Result<Reread<'a>, Error> {
-        let read = driver::heap_at(self.input, self.format, pos.offset, &self.plan.later)?;
+        let reads = match self.plan.one_pass && !self.windowed {
+            true => &self.plan.first,
+            false => &self.plan.later,
+        };
+        let read = driver::heap_at(self.input, self.format, pos.offset, reads)?;
         self.cost.bytes_scanned += read.bytes_read;
         Ok(read)
     }

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::input::pages::PageReleaser;
 use crate::input::source::{FileInput, Input, RandomAccess, Reading};
 use crate::input::watch;
-use crate::input::{Format, Heap, HeapScanner, HeapValue, Scanner};
+use crate::input::{Format, Heap, HeapScanner, HeapValue, LongHeap, Scanner};
 
 /// A heap read again, where an earlier pass found it.
 pub struct Reread<'a> {
@@ -20,8 +20,9 @@ pub struct Reread<'a> {
 }
 
 /// Reads the heap that starts at `offset` again (an earlier pass found it
-/// there): in place from bytes in memory or the map, else with positioned
-/// reads into limbs (a `bits` or `hex` token in pieces).
+/// there), as `reads` say a pass reads: in place from bytes in memory or
+/// the map, else with positioned reads into limbs (a `bits` or `hex` token
+/// in pieces).
 pub fn heap_at<'a>(
     input: &'a Input<'_>,
     format: Format,
@@ -33,7 +34,7 @@ pub fn heap_at<'a>(
         .expect("only an input read again holds heaps to reread");
     let (data, pages) = match source {
         RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
-        RandomAccess::File(file) => match file.reading(true) {
+        RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
             Reading::Mapped(map) => (map.map(), map.pages()),
             Reading::Positioned => return reread_positioned(input, file, format, offset, reads),
         },
@@ -83,6 +84,12 @@ impl Fold for FirstHeap {
     fn heap(&mut self, _: u64, heap: &Heap<'_>, _: &mut At<'_>) -> Result<(), Error> {
         self.0 = Some(heap.value.to_limbs());
         Ok(())
+    }
+
+    /// Keeps a token read in pieces as its limbs, turned in place.
+    fn long_heap(&mut self, _: u64, long: LongHeap, _: &mut At<'_>) -> Result<Vec<u64>, Error> {
+        self.0 = Some(long.into_limbs());
+        Ok(Vec::new())
     }
 
     fn done(&self) -> bool {

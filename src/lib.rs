@@ -75,17 +75,7 @@ use std::path::Path;
 /// ```
 pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
     let name = path.display().to_string();
-    let format = match (options.format, name.as_str()) {
-        (Some(format), _) => format,
-        (None, "-") => {
-            return Err(Error::Usage(
-                "standard input needs --format (bits, hex, dec, unary, u8, u16le, u32le, \
-                 u64le or nimb): there is no extension to detect it from"
-                    .into(),
-            ))
-        }
-        (None, _) => input::detect(path, &name)?,
-    };
+    let format = input::format_of(path, &name, options.format, "--format")?;
     let mut input = Input::open(path, &name, !options.no_mmap)?;
     report(&mut input, format, name, options)
 }

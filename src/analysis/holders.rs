@@ -8,10 +8,10 @@
 //! On several threads each range finds its own first holder and the
 //! earliest wins.
 
-use super::raw_arrays::Block;
+use super::raw_arrays;
 use crate::error::Error;
 use crate::input::driver::{At, Fold};
-use crate::input::{Heap, HeapPos};
+use crate::input::{Heap, HeapPos, RawBlock};
 
 /// Finds the first heap holding a bit, and counts the holders.
 #[derive(Clone, Debug)]
@@ -50,21 +50,9 @@ impl Fold for HolderSearch {
         Ok(())
     }
 
-    fn raw_elements(
-        &mut self,
-        elements: &[u8],
-        width: usize,
-        index: u64,
-        base: u64,
-    ) -> Result<(), Error> {
-        let block = Block {
-            bytes: elements,
-            width,
-            index,
-            base,
-        };
+    fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
         if self.counting {
-            self.count += block.holders(self.bit);
+            self.count += raw_arrays::holders(&block, self.bit);
         }
         if self.first.is_none() && self.bit < 64 {
             let mask = 1u64 << self.bit;

@@ -20,11 +20,11 @@
 use super::budget::{Counting, Plan};
 use super::candidates::{Candidates, HeapInFile};
 use super::counts::HolderCounts;
-use super::raw_arrays::Block;
+use super::raw_arrays;
 use super::survey::Survey;
 use crate::error::Error;
 use crate::input::driver::{each_element, At, Fold};
-use crate::input::{Format, Heap, HeapPos, HeapValue, LongHeap};
+use crate::input::{Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock};
 use crate::nimsum::{trimmed, xor_keeping_longer, ByShift};
 use std::sync::Mutex;
 
@@ -271,33 +271,21 @@ impl Fold for OnePass<'_> {
     /// Takes a block of raw elements with one loop, counting the holders
     /// of every bit in columns when the pass counts them; a stream counts
     /// every position, one element at a time.
-    fn raw_elements(
-        &mut self,
-        elements: &[u8],
-        width: usize,
-        index: u64,
-        base: u64,
-    ) -> Result<(), Error> {
-        let block = Block {
-            bytes: elements,
-            width,
-            index,
-            base,
-        };
+    fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
         let tally = match &mut self.counts {
-            HolderCounts::Columns(counter) => block.tally(counter),
+            HolderCounts::Columns(counter) => raw_arrays::tally(&block, counter),
             HolderCounts::Off => {
-                let (xor, tally) = block.sums();
+                let (xor, tally) = raw_arrays::sums(&block);
                 if let Some(sum) = &mut self.sum {
                     sum.limbs[0] ^= xor;
                 }
                 tally
             }
             HolderCounts::Every(_) | HolderCounts::Top(_) => {
-                return each_element(self, elements, width, index, base);
+                return each_element(self, block);
             }
         };
-        let piece = block.survey(&tally);
+        let piece = raw_arrays::survey(&block, &tally);
         self.survey.merge(&piece);
         if let Some(candidates) = &mut self.candidates {
             if candidates.holds_new_bit(&HeapValue::Word(u128::from(tally.or))) {

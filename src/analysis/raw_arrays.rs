@@ -4,95 +4,59 @@
 //! Every element fits in one limb, so a block's nim-sum is a single word,
 //! its longest heap's bit length is that of the OR of its elements, and
 //! the counting loop has no branches (the compiler vectorises it). Two
-//! loops count a block: [`Block::sums`] (XOR, OR, zeros and ones: a few
-//! words of state) and [`Block::tally`], which also counts the holders of
+//! loops count a block: [`sums`] (XOR, OR, zeros and ones: a few
+//! words of state) and [`tally`], which also counts the holders of
 //! every bit with the column counter, so that one pass gives the
 //! winning-move count. The first 1 and the first heap ≥ 2 are looked up
 //! afterwards, only when the counts say the block has them.
 
 use super::survey::Survey;
 use crate::arch::columns::{self, load, BlockTally, ColumnCounter};
-use crate::input::HeapPos;
+use crate::input::RawBlock;
 
-/// A block of whole elements, where it lies.
-#[derive(Clone, Copy, Debug)]
-pub struct Block<'a> {
-    /// The elements' bytes.
-    pub bytes: &'a [u8],
-    /// Bytes per element.
-    pub width: usize,
-    /// The index of the first element in its range.
-    pub index: u64,
-    /// The offset of the first element.
-    pub base: u64,
-}
-
-impl Block<'_> {
-    /// The number of elements.
-    pub fn len(&self) -> u64 {
-        (self.bytes.len() / self.width) as u64
-    }
-
-    /// The elements as numbers.
-    pub fn elements(&self) -> impl Iterator<Item = u64> + '_ {
-        self.bytes.chunks_exact(self.width).map(columns::element)
-    }
-
-    /// Where element `i` is.
-    pub fn position(&self, i: usize) -> HeapPos {
-        HeapPos {
-            index: self.index + i as u64,
-            offset: self.base + (i * self.width) as u64,
-        }
-    }
-
-    /// The XOR of the elements, and the tally of their OR, zeros and ones.
-    pub fn sums(&self) -> (u64, BlockTally) {
-        match self.width {
-            1 => sums_fixed::<1>(self.bytes),
-            2 => sums_fixed::<2>(self.bytes),
-            4 => sums_fixed::<4>(self.bytes),
-            _ => sums_fixed::<8>(self.bytes),
-        }
-    }
-
-    /// Counts the holders of every bit into `counter`, and tallies the
-    /// OR, the zeros and the ones.
-    pub fn tally(&self, counter: &mut ColumnCounter) -> BlockTally {
-        columns::tally(self.bytes, self.width, counter)
-    }
-
-    /// The survey of the block from its tally.
-    pub fn survey(&self, tally: &BlockTally) -> Survey {
-        let heaps = self.len();
-        let big = heaps - tally.zeros - tally.ones;
-        Survey {
-            heaps,
-            nonzero: heaps - tally.zeros,
-            ones: tally.ones,
-            big,
-            max_bit_length: u64::from(64 - tally.or.leading_zeros()),
-            first_one: (tally.ones > 0).then(|| self.first(|v| v == 1)).flatten(),
-            first_big: (big > 0).then(|| self.first(|v| v >= 2)).flatten(),
-        }
-    }
-
-    /// Where the first element for which `wanted` holds is.
-    pub fn first(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
-        self.elements().position(wanted).map(|i| self.position(i))
-    }
-
-    /// How many elements have bit `bit` set.
-    pub fn holders(&self, bit: u64) -> u64 {
-        if bit >= 64 {
-            return 0;
-        }
-        let mask = 1u64 << bit;
-        self.elements().map(|v| u64::from(v & mask != 0)).sum()
+/// The XOR of the block's elements, and the tally of their OR, zeros and
+/// ones.
+pub fn sums(block: &RawBlock<'_>) -> (u64, BlockTally) {
+    match block.width {
+        1 => sums_fixed::<1>(block.bytes),
+        2 => sums_fixed::<2>(block.bytes),
+        4 => sums_fixed::<4>(block.bytes),
+        _ => sums_fixed::<8>(block.bytes),
     }
 }
 
-/// The counting loop of [`Block::sums`], monomorphised per width so that
+/// Counts the holders of every bit of the block's elements into `counter`,
+/// and tallies their OR, zeros and ones.
+pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> BlockTally {
+    columns::tally(block.bytes, block.width, counter)
+}
+
+/// The survey of the block from its tally: the first 1 and the first heap
+/// ≥ 2 are looked up only when the tally says the block has them.
+pub fn survey(block: &RawBlock<'_>, tally: &BlockTally) -> Survey {
+    let heaps = block.len();
+    let big = heaps - tally.zeros - tally.ones;
+    Survey {
+        heaps,
+        nonzero: heaps - tally.zeros,
+        ones: tally.ones,
+        big,
+        max_bit_length: u64::from(64 - tally.or.leading_zeros()),
+        first_one: (tally.ones > 0).then(|| block.first(|v| v == 1)).flatten(),
+        first_big: (big > 0).then(|| block.first(|v| v >= 2)).flatten(),
+    }
+}
+
+/// How many elements of the block have bit `bit` set.
+pub fn holders(block: &RawBlock<'_>, bit: u64) -> u64 {
+    if bit >= 64 {
+        return 0;
+    }
+    let mask = 1u64 << bit;
+    block.elements().map(|v| u64::from(v & mask != 0)).sum()
+}
+
+/// The counting loop of [`sums`], monomorphised per width so that
 /// it vectorises.
 fn sums_fixed<const W: usize>(data: &[u8]) -> (u64, BlockTally) {
     let (mut xor, mut tally) = (0, BlockTally::default());
@@ -143,20 +107,27 @@ mod tests {
                         _ => rng.random(),
                     })
                     .collect();
-                let block = Block {
+                let block = RawBlock {
                     bytes: &data,
                     width,
                     index: 7,
                     base: 100,
                 };
                 let (survey, xor, values) = scanned(&data, format);
-                let (block_xor, tally) = block.sums();
-                assert_eq!((block.survey(&tally), block_xor), (survey.clone(), xor));
+                let (block_xor, block_tally) = sums(&block);
+                assert_eq!(
+                    (super::survey(&block, &block_tally), block_xor),
+                    (survey.clone(), xor)
+                );
                 let mut counter = ColumnCounter::default();
-                assert_eq!(block.tally(&mut counter), tally, "{format:?} {len}");
+                assert_eq!(tally(&block, &mut counter), block_tally, "{format:?} {len}");
                 for bit in [0, 1, 7, 15, 31, 63, 64] {
                     let naive = values.iter().filter(|&&v| bit < 64 && v >> bit & 1 == 1);
-                    assert_eq!(block.holders(bit), naive.count() as u64, "{format:?} {bit}");
+                    assert_eq!(
+                        holders(&block, bit),
+                        naive.count() as u64,
+                        "{format:?} {bit}"
+                    );
                 }
             }
         }

@@ -108,6 +108,26 @@ impl Format {
     }
 }
 
+/// The format of the input at `path` (named `name` in messages): `given`
+/// if the user named one (with the option `flag`), else detected from the
+/// file; standard input (`-`), with nothing to detect it from, needs
+/// `flag`.
+pub fn format_of(
+    path: &Path,
+    name: &str,
+    given: Option<Format>,
+    flag: &str,
+) -> Result<Format, Error> {
+    match (given, name) {
+        (Some(format), _) => Ok(format),
+        (None, "-") => Err(Error::Usage(format!(
+            "standard input needs {flag} (bits, hex, dec, unary, u8, u16le, u32le, u64le \
+             or nimb): there is no extension to detect it from"
+        ))),
+        (None, _) => detect(path, name),
+    }
+}
+
 /// The format of the file at `path` (named `name` in messages), from its
 /// extension or the `nimb` magic; a usage error when neither tells.
 pub fn detect(path: &Path, name: &str) -> Result<Format, Error> {

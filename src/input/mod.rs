@@ -30,12 +30,12 @@ mod token;
 mod unary;
 pub(crate) mod watch;
 
-pub use format::{detect, Format, NIMB_HEADER};
+pub use format::{detect, format_of, Format, NIMB_HEADER};
 pub(crate) use long::{LongHeap, LongToken};
 pub(crate) use pack::shifted_limb;
 pub use pack::{PackedDigits, TokenScratch};
 pub(crate) use pages::PageReleaser;
-pub(crate) use raw::trailing_bytes_error;
+pub(crate) use raw::{trailing_bytes_error, RawBlock};
 
 use crate::arch::limbs;
 use crate::error::ParseError;

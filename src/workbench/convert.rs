@@ -16,7 +16,7 @@
 
 use crate::error::Error;
 use crate::input::source::{self, InputBytes};
-use crate::input::{detect, Format, Heap, HeapScanner, Scanner};
+use crate::input::{format_of, Format, Heap, HeapScanner, Scanner};
 use crate::workbench::encode::{self, EncodeError};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -35,17 +35,7 @@ impl Input {
     /// `None` detects the format as `analyze` does.
     pub fn open(path: &Path, from: Option<Format>) -> Result<Input, Error> {
         let shown = path.display().to_string();
-        let format = match (from, shown.as_str()) {
-            (Some(format), _) => format,
-            (None, "-") => {
-                return Err(Error::Usage(
-                    "standard input needs --from (bits, hex, dec, unary, u8, u16le, u32le, \
-                     u64le or nimb): there is no extension to detect it from"
-                        .into(),
-                ))
-            }
-            (None, _) => detect(path, &shown)?,
-        };
+        let format = format_of(path, &shown, from, "--from")?;
         let input = source::Input::open(path, &shown, true)?;
         // A stream, or a file that cannot be mapped, is read into memory.
         let mapped = matches!(input.bytes(), InputBytes::File(file) if file.map().is_some());

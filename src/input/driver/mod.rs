@@ -36,7 +36,8 @@ use super::long::LongHeap;
 use super::pages::{PageReleaser, RELEASE_STEP_BYTES};
 use super::source::{Input, RandomAccess, Reading};
 use super::{
-    trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, ScanVisitor, Scanner, TokenScratch,
+    trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, RawBlock, ScanVisitor, Scanner,
+    TokenScratch,
 };
 use crate::error::{Error, ParseError};
 use in_place::read_in_place;
@@ -72,17 +73,10 @@ pub trait Fold: Send + Sized {
         }
     }
 
-    /// Takes whole elements of `width` bytes of a raw array, the first of
-    /// which is the `index`-th heap of the range and lies at offset
-    /// `base`; by default one heap at a time.
-    fn raw_elements(
-        &mut self,
-        elements: &[u8],
-        width: usize,
-        index: u64,
-        base: u64,
-    ) -> Result<(), Error> {
-        each_element(self, elements, width, index, base)
+    /// Takes a block of whole elements of a raw array; by default one
+    /// heap at a time.
+    fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
+        each_element(self, block)
     }
 
     /// Whether the scanners may pack short tokens into scratch space
@@ -101,24 +95,12 @@ pub trait Fold: Send + Sized {
     fn merge(&mut self, later: Self, heaps_before: u64) -> Result<(), Error>;
 }
 
-/// Hands `fold` the raw `elements` one heap at a time (see
+/// Hands `fold` the elements of `block` one heap at a time (see
 /// [`Fold::raw_elements`]), until it is done.
-pub fn each_element<F: Fold>(
-    fold: &mut F,
-    elements: &[u8],
-    width: usize,
-    index: u64,
-    base: u64,
-) -> Result<(), Error> {
+pub fn each_element<F: Fold>(fold: &mut F, block: RawBlock<'_>) -> Result<(), Error> {
     let mut at = At::nowhere();
-    for (i, element) in elements.chunks_exact(width).enumerate() {
-        let mut word = [0u8; 8];
-        word[..width].copy_from_slice(element);
-        let heap = Heap {
-            offset: base + (i * width) as u64,
-            value: HeapValue::Word(u128::from(u64::from_le_bytes(word))),
-        };
-        fold.heap(index + i as u64, &heap, &mut at)?;
+    for (i, value) in block.elements().enumerate() {
+        fold.heap(block.index + i as u64, &block.heap(i, value), &mut at)?;
         if fold.done() {
             break;
         }
@@ -369,7 +351,13 @@ fn scan_piece<F: Fold>(
 ) -> Result<(), Stop> {
     if let Some(width) = format.raw_width() {
         let whole = piece.len() - piece.len() % width;
-        fold.raw_elements(&piece[..whole], width, *heaps, base)?;
+        let block = RawBlock {
+            bytes: &piece[..whole],
+            width,
+            index: *heaps,
+            base,
+        };
+        fold.raw_elements(block)?;
         *heaps += (whole / width) as u64;
         if whole < piece.len() {
             let error = trailing_bytes_error(base + whole as u64, piece.len() - whole, width);

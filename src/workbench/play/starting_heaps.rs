@@ -2,7 +2,7 @@
 //! from an instance in any format.
 
 use crate::error::Error;
-use crate::input::detect;
+use crate::input::format_of;
 use crate::input::source::{Input, InputBytes};
 use crate::input::{Format, HeapScanner, Scanner};
 use num_bigint::BigUint;
@@ -28,15 +28,7 @@ pub fn parse_heap_list(text: &str) -> Result<Vec<BigUint>, String> {
 /// needs a `format`); `None` detects the format as `analyze` does.
 pub fn read_heaps(path: &Path, format: Option<Format>) -> Result<Vec<BigUint>, Error> {
     let shown = path.display().to_string();
-    let format = match (format, shown.as_str()) {
-        (Some(format), _) => format,
-        (None, "-") => {
-            return Err(Error::Usage(
-                "standard input needs --format: there is no extension to detect it from".into(),
-            ))
-        }
-        (None, _) => detect(path, &shown)?,
-    };
+    let format = format_of(path, &shown, format, "--format")?;
     let input = Input::open(path, &shown, false)?.into_memory()?;
     heaps_of(&input, format)
 }

@@ -129,7 +129,7 @@ fn report(
     options: &Options,
 ) -> Result<Report, Error> {
     let facts = analysis::analyze(input, format, options)?;
-    let bytes = input.size().unwrap_or(facts.cost.bytes_scanned);
+    let bytes = input.size().unwrap_or(facts.stats.bytes_scanned);
     let info = InputInfo {
         path,
         format,

@@ -69,20 +69,23 @@ pub struct MoveFacts {
     pub remove: Number,
 }
 
-/// What the analysis cost, measured.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Cost {
+/// What the analysis cost, measured (the report's `stats`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Stats {
     /// Passes over the input.
     pub passes: u64,
-    /// Bytes read, every read of the input together.
+    /// Bytes read, every read of the input together (passes, heaps read
+    /// again, lines counted).
     pub bytes_scanned: u64,
     /// Peak bytes allocated by the analysis (counting allocator).
     pub working_memory_bytes: u64,
-    /// Most ranges read at once (threads).
+    /// Worker threads used: the most ranges a pass read at once.
     pub threads: u64,
     /// Wall-clock time.
     pub seconds: f64,
-    /// Bits of nim-sum one pass holds.
+    /// Bits of nim-sum one pass computes (the `--memory` window); heaps
+    /// no longer than this need no extra passes, which is always the case
+    /// for unary and raw arrays (at most 64 bits a heap).
     pub window_bits: u64,
 }
 
@@ -102,5 +105,5 @@ pub struct Facts {
     /// The deterministic winning move.
     pub winning_move: Option<MoveFacts>,
     /// What it cost.
-    pub cost: Cost,
+    pub stats: Stats,
 }

@@ -39,7 +39,7 @@ mod windows;
 mod tests;
 
 pub use budget::{parse_byte_size, MemoryBudget};
-pub use facts::{Cost, Facts, MoveFacts, Number};
+pub use facts::{Facts, MoveFacts, Number, Stats};
 pub use rules::{Player, Rule};
 pub use run::analyze;
 

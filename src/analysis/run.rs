@@ -10,7 +10,7 @@
 
 use super::budget::{Plan, Shape};
 use super::candidates::{holds_bit, Candidate, Candidates, HeapInFile};
-use super::facts::{Cost, Facts, MoveFacts};
+use super::facts::{Facts, MoveFacts, Stats};
 use super::holders::HolderSearch;
 use super::moves::{lengths_from_top, small_move, XorMove};
 use super::one_pass::{FirstPass, OnePass, Shared};
@@ -50,9 +50,9 @@ pub(super) fn analyze_under(
     let name = input.name().to_string();
     let meter = MemoryMeter::start();
     let started = Instant::now();
-    let mut cost = Cost {
+    let mut cost = Stats {
         window_bits: plan.window_bits,
-        ..Cost::default()
+        ..Stats::default()
     };
     let first = first_pass(input, &name, format, options, &plan, &mut cost)?;
     let run = Run {
@@ -65,8 +65,8 @@ pub(super) fn analyze_under(
     };
     let mut facts = run.conclude(first)?;
     input.check_unchanged()?;
-    facts.cost.working_memory_bytes = meter.peak_bytes();
-    facts.cost.seconds = started.elapsed().as_secs_f64();
+    facts.stats.working_memory_bytes = meter.peak_bytes();
+    facts.stats.seconds = started.elapsed().as_secs_f64();
     Ok(facts)
 }
 
@@ -77,7 +77,7 @@ fn first_pass(
     format: Format,
     options: &Options,
     plan: &Plan,
-    cost: &mut Cost,
+    cost: &mut Stats,
 ) -> Result<FirstPass, Error> {
     let stream = input.random_access().is_none();
     let shared = Shared::new(plan, format, name, stream, !options.decide);
@@ -86,7 +86,7 @@ fn first_pass(
     Ok(folded.fold.finish())
 }
 
-impl Cost {
+impl Stats {
     /// Counts a pass.
     fn count_pass<F>(&mut self, folded: &Folded<F>) {
         self.passes += 1;
@@ -101,7 +101,7 @@ struct Run<'a, 'i> {
     format: Format,
     options: &'a Options,
     plan: Plan,
-    cost: Cost,
+    cost: Stats,
     /// Whether the nim-sum is read in windows (the first pass did not
     /// hold it): heaps are then read again in place, never held whole.
     windowed: bool,
@@ -184,7 +184,7 @@ impl<'a> Run<'a, '_> {
             winner,
             winning_moves,
             winning_move,
-            cost: self.cost,
+            stats: self.cost,
         })
     }
 

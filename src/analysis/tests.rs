@@ -199,7 +199,7 @@ fn long_decimals_and_lines_are_read_in_place_in_the_one_pass() {
         // From the map, and without one into a buffer that grows.
         for map in [true, false] {
             let facts = one_pass(&data, format, &options, map).unwrap();
-            assert_eq!(facts.cost.passes, 1, "{format:?}");
+            assert_eq!(facts.stats.passes, 1, "{format:?}");
             assert_eq!(
                 report_of(facts, &data, format, &options),
                 expected,
@@ -293,12 +293,12 @@ fn an_msb_below_the_counted_limbs_takes_one_more_pass() {
     let options = Options::default();
     let facts = one_pass(data.as_bytes(), Format::Bits, &options, true).unwrap();
     assert_eq!(
-        facts.cost.passes, 2,
+        facts.stats.passes, 2,
         "one pass, then the first-holder search"
     );
     // Both passes, and the few bytes read to count the move's line.
     let twice = 2 * data.len() as u64;
-    assert!((twice..twice + 16).contains(&facts.cost.bytes_scanned));
+    assert!((twice..twice + 16).contains(&facts.stats.bytes_scanned));
     compare(data.as_bytes(), Format::Bits, &options);
     let decided = Options {
         decide: true,
@@ -320,7 +320,7 @@ fn a_heap_longer_than_the_window_leaves_the_rest_to_the_windows() {
     plan.window_bits = 512;
     let facts = analyze_under(plan, &mut input, Format::Bits, &options).unwrap();
     // The one pass, two windows, the first-holder search.
-    assert_eq!(facts.cost.passes, 4);
+    assert_eq!(facts.stats.passes, 4);
     let expected = windowed(data.as_bytes(), Format::Bits, &options).unwrap();
     let json = |facts| report_of(facts, data.as_bytes(), Format::Bits, &options);
     assert_eq!(json(facts), json(expected));
@@ -357,5 +357,5 @@ fn small_budgets_take_the_windowed_passes_on_one_thread() {
     let mut input = Input::open(file.path(), "t", true).unwrap();
     let facts = super::analyze(&mut input, Format::Bits, &options).unwrap();
     // The survey holds the whole nim-sum; the first-holder search.
-    assert_eq!((facts.cost.passes, facts.cost.threads), (2, 1));
+    assert_eq!((facts.stats.passes, facts.stats.threads), (2, 1));
 }

@@ -6,7 +6,9 @@
 
 pub mod human;
 
-use crate::analysis::{Cost, Facts, MoveFacts, Number, Player, Rule};
+pub use crate::analysis::Stats;
+
+use crate::analysis::{Facts, MoveFacts, Number, Player, Rule};
 use crate::input::Format;
 use num_bigint::BigUint;
 use serde::Serialize;
@@ -121,38 +123,6 @@ impl Move {
     }
 }
 
-/// What the analysis cost, measured.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Stats {
-    /// Passes over the input.
-    pub passes: u64,
-    /// Bytes read, all passes together.
-    pub bytes_scanned: u64,
-    /// Peak bytes allocated by the analysis (counting allocator).
-    pub working_memory_bytes: u64,
-    /// Worker threads used.
-    pub threads: u64,
-    /// Wall-clock time.
-    pub seconds: f64,
-    /// Bits of nim-sum one pass computes (the `--memory` window); heaps
-    /// no longer than this need no extra passes, which is always the case
-    /// for unary and raw arrays (at most 64 bits a heap).
-    pub window_bits: u64,
-}
-
-impl Stats {
-    fn of(cost: &Cost) -> Stats {
-        Stats {
-            passes: cost.passes,
-            bytes_scanned: cost.bytes_scanned,
-            working_memory_bytes: cost.working_memory_bytes,
-            threads: cost.threads,
-            seconds: cost.seconds,
-            window_bits: cost.window_bits,
-        }
-    }
-}
-
 impl Report {
     /// The report of what an analysis of `input` under `rule` found.
     pub(crate) fn new(facts: Facts, input: InputInfo, rule: Rule) -> Report {
@@ -171,7 +141,7 @@ impl Report {
             winner: facts.winner,
             winning_moves: facts.winning_moves,
             winning_move: facts.winning_move.as_ref().map(Move::of),
-            stats: Stats::of(&facts.cost),
+            stats: facts.stats,
         }
     }
 

@@ -223,11 +223,16 @@ impl ReadBuffer {
         }
     }
 
-    /// Doubles the buffer, keeping its bytes.
+    /// Doubles the buffer, keeping its bytes. The backing grows in place
+    /// where the allocator can (a large one is remapped, never copied
+    /// while both exist), and the bytes move to the new cache line.
     fn grow(&mut self) {
-        let mut larger = ReadBuffer::new(2 * self.len);
-        larger[..self.len].copy_from_slice(self);
-        *self = larger;
+        let (old_start, len) = (self.start, self.len);
+        self.backing.resize(2 * len + LINE, 0);
+        self.start = self.backing.as_ptr().align_offset(LINE);
+        self.backing
+            .copy_within(old_start..old_start + len, self.start);
+        self.len = 2 * len;
     }
 }
 

@@ -14,7 +14,7 @@
 //! `cargo bench --bench kernels -- analyze/bits`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use nimstream::arch::limbs;
+use nimstream::arch::digits as digit_kernels;
 use nimstream::input::{HeapScanner, HeapValue, Scanner};
 use nimstream::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind};
 use nimstream::{analyze_bytes, analyze_path, Format, Options};
@@ -155,7 +155,7 @@ fn to_hex(binary: &[u8]) -> Vec<u8> {
             } else {
                 b"0123456789ABCDEF"
             };
-            digits[usize::from(limbs::parse_binary(four) as u8)]
+            digits[usize::from(digit_kernels::parse_binary(four) as u8)]
         })
         .collect()
 }
@@ -199,7 +199,7 @@ fn kernels(c: &mut Criterion) {
     let digits = &all_digits[..1 << 20];
     let limb_count = digits.len() / 64;
     let mut window = vec![0u64; limb_count];
-    limbs::xor_binary(digits, 0, &mut window);
+    digit_kernels::xor_binary(digits, 0, &mut window);
     for index in [0, 1, limb_count / 2, limb_count - 1] {
         assert_eq!(
             window[index],
@@ -211,12 +211,12 @@ fn kernels(c: &mut Criterion) {
 
     group.throughput(Throughput::BytesDecimal(digits.len() as u64));
     group.bench_function("xor_binary/long", |b| {
-        b.iter(|| limbs::xor_binary(black_box(digits), 0, black_box(&mut window)))
+        b.iter(|| digit_kernels::xor_binary(black_box(digits), 0, black_box(&mut window)))
     });
 
     let token_xor = naive_chunk_xor(digits, TOKEN_DIGITS);
     let mut token_window = vec![0u64; token_xor.len()];
-    let xor_binary = |token: &[u8], window: &mut [u64]| limbs::xor_binary(token, 0, window);
+    let xor_binary = |token: &[u8], window: &mut [u64]| digit_kernels::xor_binary(token, 0, window);
     xor_tokens(digits, &mut token_window, xor_binary);
     assert_eq!(token_window, token_xor, "binary tokens");
     group.bench_function("xor_binary/4096", |b| {
@@ -237,30 +237,33 @@ fn kernels(c: &mut Criterion) {
     let hex = to_hex(&all_digits);
     let hex_limb_count = hex.len() / 16;
     let mut hex_window = vec![0u64; hex_limb_count];
-    limbs::xor_hex(&hex, 0, &mut hex_window);
+    digit_kernels::xor_hex(&hex, 0, &mut hex_window);
     for index in [0, 1, hex_limb_count / 2, hex_limb_count - 1] {
         assert_eq!(
             hex_window[index],
             naive_binary_limb(&all_digits, index),
             "hex limb {index}"
         );
-        assert_eq!(limbs::hex_limb(&hex, index as u64), hex_window[index]);
+        assert_eq!(
+            digit_kernels::hex_limb(&hex, index as u64),
+            hex_window[index]
+        );
     }
     group.throughput(Throughput::BytesDecimal(hex.len() as u64));
     group.bench_function("xor_hex/long", |b| {
-        b.iter(|| limbs::xor_hex(black_box(&hex), 0, black_box(&mut hex_window)))
+        b.iter(|| digit_kernels::xor_hex(black_box(&hex), 0, black_box(&mut hex_window)))
     });
     group.bench_function("hex_limb", |b| {
         b.iter(|| {
             (0..hex_limb_count as u64).fold(0u64, |acc, index| {
-                acc ^ limbs::hex_limb(black_box(&hex), index)
+                acc ^ digit_kernels::hex_limb(black_box(&hex), index)
             })
         })
     });
 
     let hex_token_xor = naive_chunk_xor(&all_digits, 4 * TOKEN_DIGITS);
     let mut hex_token_window = vec![0u64; hex_token_xor.len()];
-    let xor_hex = |token: &[u8], window: &mut [u64]| limbs::xor_hex(token, 0, window);
+    let xor_hex = |token: &[u8], window: &mut [u64]| digit_kernels::xor_hex(token, 0, window);
     xor_tokens(&hex, &mut hex_token_window, xor_hex);
     assert_eq!(hex_token_window, hex_token_xor, "hex tokens");
     group.bench_function("xor_hex/4096", |b| {
@@ -283,11 +286,11 @@ fn kernels(c: &mut Criterion) {
         .flat_map(|limb| limb.to_le_bytes())
         .collect();
     let mut le_window = vec![0u64; limb_count];
-    limbs::xor_le_bytes(&bytes, 0, &mut le_window);
+    digit_kernels::xor_le_bytes(&bytes, 0, &mut le_window);
     assert_eq!(le_window, expected);
     group.throughput(Throughput::BytesDecimal(bytes.len() as u64));
     group.bench_function("xor_le_bytes", |b| {
-        b.iter(|| limbs::xor_le_bytes(black_box(&bytes), 0, black_box(&mut le_window)))
+        b.iter(|| digit_kernels::xor_le_bytes(black_box(&bytes), 0, black_box(&mut le_window)))
     });
     group.finish();
 }

@@ -162,7 +162,7 @@ pub(crate) struct Shape {
 }
 
 /// How the first pass counts the heaps holding each bit position (see
-/// [`super::counts`]).
+/// [`super::holder_counts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Counting {
     /// Every position: a stream cannot be read again.

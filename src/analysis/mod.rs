@@ -23,16 +23,16 @@
 
 mod budget;
 mod candidates;
-mod counts;
 mod facts;
+mod holder_counts;
 mod holders;
 mod moves;
 mod one_pass;
 mod raw_arrays;
 mod rules;
 mod run;
+mod streamed_values;
 mod survey;
-mod top_down;
 mod windows;
 
 #[cfg(test)]

@@ -15,10 +15,10 @@
 
 use super::candidates::HeapInFile;
 use super::facts::{MoveFacts, Number};
-use super::top_down::{subtract_low_limbs, RemoveLength, TopDownValue};
+use super::streamed_values::{subtract_low_limbs, RemoveLength, TopDownValue};
 use super::Options;
 use crate::error::Error;
-use crate::input::pages::PageReleaser;
+use crate::input::page_release::PageReleaser;
 use crate::input::{HeapPos, HeapValue};
 use crate::output::BitsFile;
 use std::convert::Infallible;

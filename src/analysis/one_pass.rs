@@ -1,6 +1,6 @@
 //! The one-pass fold: everything the rules need from one read of the
 //! input. Each heap goes into the survey, the nim-sum, the counts of the
-//! heaps holding each bit ([`super::counts`]) and, when the move is
+//! heaps holding each bit ([`super::holder_counts`]) and, when the move is
 //! wanted, the candidates for it: the first holder of every bit
 //! ([`super::candidates`]), among which the move's heap is, whatever the
 //! msb turns out to be.
@@ -19,13 +19,13 @@
 
 use super::budget::{Counting, Plan};
 use super::candidates::{Candidates, HeapInFile};
-use super::counts::HolderCounts;
+use super::holder_counts::HolderCounts;
 use super::raw_arrays;
 use super::survey::Survey;
 use crate::error::Error;
 use crate::input::driver::{each_element, At, Fold};
-use crate::input::{Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock};
-use crate::nimsum::{trimmed, xor_keeping_longer, ByShift};
+use crate::input::{trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock};
+use crate::nimsum::{xor_keeping_longer, ByShift};
 use std::sync::Mutex;
 
 /// What the folds of every range of the pass share.

@@ -11,7 +11,7 @@
 //!   classes, the first non-digit; AVX2).
 //! * [`hex_pack`]: a short `hex` token checked and packed into 64-bit
 //!   groups in one pass (AVX2, AVX-512 VBMI).
-//! * [`limbs`]: any 64-bit limb of a binary or hex digit string or of
+//! * [`digits`]: any 64-bit limb of a binary or hex digit string or of
 //!   little-endian bytes, and whole windows of them (AVX2).
 //! * [`columns`]: per-bit-position counts of raw arrays with Harley–Seal
 //!   carry-save adders (the portable loop recompiled with AVX2; AVX-512).
@@ -40,7 +40,7 @@
 //!
 //! [`token_end`]: crate::arch::token_end
 //! [`hex_pack`]: crate::arch::hex_pack
-//! [`limbs`]: crate::arch::limbs
+//! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
 //! [`cpu`]: crate::arch::cpu
 //! [`SIMD_ENV`]: crate::arch::SIMD_ENV
@@ -48,8 +48,8 @@
 //! [`Cpu::detected`]: crate::arch::Cpu::detected
 
 pub mod columns;
+pub mod digits;
 pub mod hex_pack;
-pub mod limbs;
 pub mod token_end;
 
 use std::ffi::OsStr;

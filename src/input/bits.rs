@@ -1,7 +1,7 @@
 //! `bits`: whitespace-separated tokens of ASCII `0`/`1`, most significant
 //! bit first.
 
-use super::pages::PageReleaser;
+use super::page_release::PageReleaser;
 use super::token::{scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::arch::token_end::Digits;
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn tokens_longer_than_a_release_step_are_checked_to_the_end() {
-        use crate::input::pages::RELEASE_STEP_BYTES;
+        use crate::input::page_release::RELEASE_STEP_BYTES;
         let long = RELEASE_STEP_BYTES * 2 + 3;
         let mut data = vec![b'1'; long];
         data.extend_from_slice(b" 0");

@@ -18,7 +18,7 @@
 //! larger pieces of work and what counts is the latency of one parse, which
 //! the compare-movemask-reload chain lengthens.
 
-use super::pages::PageReleaser;
+use super::page_release::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::arch::token_end::{Digits, ASCII_ZEROS};

@@ -1,8 +1,8 @@
 //! `hex`: whitespace-separated tokens of hex digits (either case), with an
 //! optional `0x`/`0X` prefix, most significant digit first.
 
-use super::pack::{hex_token, TokenScratch};
-use super::pages::PageReleaser;
+use super::packed_hex::{hex_token, TokenScratch};
+use super::page_release::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::arch::token_end::Digits;

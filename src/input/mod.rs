@@ -17,27 +17,27 @@
 mod bits;
 mod dec;
 pub(crate) mod driver;
+pub(crate) mod file_changes;
 mod format;
 mod hex;
 pub(crate) mod lines;
-mod long;
+mod long_tokens;
 mod nimb;
-mod pack;
-pub(crate) mod pages;
+mod packed_hex;
+pub(crate) mod page_release;
 mod raw;
 pub(crate) mod source;
 mod token;
 mod unary;
-pub(crate) mod watch;
 
 pub use format::{detect, format_of, Format, NIMB_HEADER};
-pub(crate) use long::{LongHeap, LongToken};
-pub(crate) use pack::shifted_limb;
-pub use pack::{PackedDigits, TokenScratch};
-pub(crate) use pages::PageReleaser;
+pub(crate) use long_tokens::{LongHeap, LongToken};
+pub(crate) use packed_hex::shifted_limb;
+pub use packed_hex::{PackedDigits, TokenScratch};
+pub(crate) use page_release::PageReleaser;
 pub(crate) use raw::{trailing_bytes_error, RawBlock};
 
-use crate::arch::limbs;
+use crate::arch::digits;
 use crate::error::ParseError;
 
 /// Where a heap is: its index in the instance and its first byte.
@@ -77,6 +77,13 @@ pub enum HeapValue<'a> {
     Packed(PackedDigits<'a>),
 }
 
+/// Little-endian limbs without their high zero limbs: the form of
+/// [`HeapValue::Limbs`]. The one place limbs are trimmed.
+pub(crate) fn trimmed(mut limbs: Vec<u64>) -> Vec<u64> {
+    limbs.truncate(limbs.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1));
+    limbs
+}
+
 impl HeapValue<'_> {
     /// The number of bits in the value (0 for zero).
     pub fn bit_length(&self) -> u64 {
@@ -112,9 +119,9 @@ impl HeapValue<'_> {
                 1 => (*w >> 64) as u64,
                 _ => 0,
             },
-            HeapValue::Binary(digits) => limbs::binary_limb(digits, index),
-            HeapValue::Hex(digits) => limbs::hex_limb(digits, index),
-            HeapValue::LeBytes(bytes) => limbs::le_bytes_limb(bytes, index),
+            HeapValue::Binary(digits) => digits::binary_limb(digits, index),
+            HeapValue::Hex(digits) => digits::hex_limb(digits, index),
+            HeapValue::LeBytes(bytes) => digits::le_bytes_limb(bytes, index),
             HeapValue::Limbs(limbs) => usize::try_from(index)
                 .ok()
                 .and_then(|i| limbs.get(i).copied())
@@ -146,10 +153,12 @@ impl HeapValue<'_> {
         }
         let span = (limb_count - first_limb).min(window.len() as u64) as usize;
         match self {
-            HeapValue::Binary(digits) => limbs::xor_binary(digits, first_limb, &mut window[..span]),
-            HeapValue::Hex(digits) => limbs::xor_hex(digits, first_limb, &mut window[..span]),
+            HeapValue::Binary(digits) => {
+                digits::xor_binary(digits, first_limb, &mut window[..span])
+            }
+            HeapValue::Hex(digits) => digits::xor_hex(digits, first_limb, &mut window[..span]),
             HeapValue::LeBytes(bytes) => {
-                limbs::xor_le_bytes(bytes, first_limb, &mut window[..span])
+                digits::xor_le_bytes(bytes, first_limb, &mut window[..span])
             }
             HeapValue::Limbs(limbs) => {
                 for (slot, limb) in window[..span].iter_mut().zip(&limbs[first_limb as usize..]) {
@@ -207,7 +216,7 @@ impl<'a> HeapValue<'a> {
 
 /// Bits in the value of one hex digit character (its bit length).
 fn nibble_bits(digit: u8) -> u64 {
-    u64::from(8 - limbs::hex_digit_value(digit).leading_zeros())
+    u64::from(8 - digits::hex_digit_value(digit).leading_zeros())
 }
 
 /// A format's reader over one slice: yields the heaps in order.

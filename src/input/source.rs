@@ -8,11 +8,11 @@
 //! search). The map is opened the first time a pass asks for it, so a file
 //! that one pass over small buffers analyses is never mapped. Regular files
 //! carry a [`Stamp`] so that a change while they are read is an error,
-//! never a wrong report (see [`super::watch`]).
+//! never a wrong report (see [`super::file_changes`]).
 
+use super::file_changes::{self, MapGuard, Stamp};
 use super::lines::{line_and_column, Lines};
-use super::pages::{PageReleaser, RELEASE_STEP_BYTES};
-use super::watch::{self, MapGuard, Stamp};
+use super::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use super::Format;
 use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap};
@@ -318,7 +318,7 @@ impl FileInput {
             .read_exact_at(buffer, offset)
             .map_err(|e| match e.kind() {
                 ErrorKind::UnexpectedEof => {
-                    watch::changed(self.stamp.name(), "it is shorter than when opened")
+                    file_changes::changed(self.stamp.name(), "it is shorter than when opened")
                 }
                 _ => Error::io(self.stamp.name(), e),
             })

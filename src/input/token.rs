@@ -7,8 +7,8 @@
 //! checked and long tokens are scanned in steps whose pages can be
 //! released.
 
-use super::pages::PageReleaser;
-use super::pages::RELEASE_STEP_BYTES;
+use super::page_release::PageReleaser;
+use super::page_release::RELEASE_STEP_BYTES;
 use crate::arch::token_end::{first_non_digit, Digits};
 use crate::error::ParseError;
 

@@ -4,8 +4,8 @@
 //! is an error. An empty line is a heap of 0; a last line without LF counts
 //! when it is not empty.
 
-use super::pages::PageReleaser;
-use super::pages::RELEASE_STEP_BYTES;
+use super::page_release::PageReleaser;
+use super::page_release::RELEASE_STEP_BYTES;
 use super::{Heap, HeapScanner, HeapValue};
 use crate::error::ParseError;
 

@@ -5,9 +5,9 @@
 //! 64·(first_limb + len)`. The windowed passes run one window per pass,
 //! from the most significant end.
 
-mod shifted;
+mod shifted_sums;
 
-pub use shifted::ByShift;
+pub use shifted_sums::ByShift;
 
 use crate::input::{HeapValue, PageReleaser};
 
@@ -62,12 +62,6 @@ pub fn bit_length(limbs: &[u64]) -> u64 {
     highest_bit(0, limbs).map_or(0, |top| top + 1)
 }
 
-/// Little-endian limbs without their high zero limbs.
-pub fn trimmed(mut limbs: Vec<u64>) -> Vec<u64> {
-    limbs.truncate(limbs.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1));
-    limbs
-}
-
 /// XORs `other` into `sum`, keeping the longer of the two vectors as the
 /// sum, so that nothing is allocated; returns the other one, whose memory
 /// can be reused.
@@ -114,7 +108,5 @@ mod tests {
         assert_eq!(bit_length(&[0, 1]), 65);
         assert_eq!(bit_length(&[]), 0);
         assert_eq!(highest_bit(2, &[0, 2]), Some(64 * 3 + 1));
-        assert_eq!(trimmed(vec![1, 0, 2, 0, 0]), vec![1, 0, 2]);
-        assert!(trimmed(vec![0, 0]).is_empty());
     }
 }

@@ -42,10 +42,7 @@ impl Magnitude for HeapValue<'_> {
 /// Little-endian limbs; high zero limbs are allowed.
 impl Magnitude for [u64] {
     fn bit_length(&self) -> u64 {
-        match self.iter().rposition(|&limb| limb != 0) {
-            None => 0,
-            Some(top) => 64 * top as u64 + u64::from(64 - self[top].leading_zeros()),
-        }
+        crate::nimsum::bit_length(self)
     }
 
     fn limb(&self, index: u64) -> u64 {
@@ -326,8 +323,7 @@ mod tests {
     }
 
     fn trimmed(limbs: &[u64]) -> Vec<u64> {
-        let used = limbs.bit_length().div_ceil(64) as usize;
-        limbs[..used].to_vec()
+        crate::input::trimmed(limbs.to_vec())
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! step, each byte's value looked up by a two-table byte permute.
 
 use super::MAX_GROUPS;
-use crate::arch::limbs::hex_values;
+use crate::arch::digits::hex_values;
 use std::arch::x86_64::*;
 
 /// Each byte's hex value, or `0x80` for a byte that is not a hex

@@ -19,7 +19,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-use super::limbs::{hex_word, parse_hex};
+use super::digits::{hex_word, parse_hex};
 use super::token_end::Digits;
 
 /// The most groups a packed token may have: 256 groups of 16 digits (2 KiB

@@ -3,7 +3,7 @@
 //! inside long heaps, step by step).
 
 use super::{scan_piece, At, Fold, HeapLoop, Stop};
-use crate::input::pages::{PageReleaser, RELEASE_STEP_BYTES};
+use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use crate::input::{Format, Scanner, TokenScratch};
 use std::ops::Range;
 

@@ -32,8 +32,8 @@ mod tests;
 pub use reread::{heap_at, Reread};
 
 use super::lines::Lines;
-use super::long::LongHeap;
-use super::pages::{PageReleaser, RELEASE_STEP_BYTES};
+use super::long_tokens::LongHeap;
+use super::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use super::source::{Input, RandomAccess, Reading};
 use super::{
     trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, RawBlock, ScanVisitor, Scanner,

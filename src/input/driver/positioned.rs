@@ -5,9 +5,9 @@
 //! into a buffer that grows to hold it.
 
 use super::{scan_piece, At, Fold, Reads, Stop};
-use crate::input::long::LongToken;
+use crate::input::file_changes;
+use crate::input::long_tokens::LongToken;
 use crate::input::source::FileInput;
-use crate::input::watch;
 use crate::input::{complete_prefix, Format, HeapScanner, Scanner, TokenScratch};
 use std::ops::Range;
 
@@ -181,7 +181,7 @@ impl<'a> Positioned<'a> {
         let mut scanner = Scanner::new(self.format, slice, base).releasing(pages);
         let Some(heap) = scanner.next_heap()? else {
             let name = self.file.stamp().name();
-            return Err(Stop::Failed(watch::changed(
+            return Err(Stop::Failed(file_changes::changed(
                 name,
                 "a heap read before is gone",
             )));

@@ -4,9 +4,9 @@
 use super::positioned::Positioned;
 use super::{At, Fold, Reads, Stop};
 use crate::error::Error;
-use crate::input::pages::PageReleaser;
+use crate::input::file_changes;
+use crate::input::page_release::PageReleaser;
 use crate::input::source::{FileInput, Input, RandomAccess, Reading};
-use crate::input::watch;
 use crate::input::{Format, Heap, HeapScanner, HeapValue, LongHeap, Scanner};
 
 /// A heap read again, where an earlier pass found it.
@@ -40,7 +40,7 @@ pub fn heap_at<'a>(
         },
     };
     let mut scanner = Scanner::new(format, &data[offset as usize..], offset).releasing(pages);
-    let gone = || watch::changed(input.name(), "a heap read before is gone");
+    let gone = || file_changes::changed(input.name(), "a heap read before is gone");
     let heap = scanner
         .next_heap()
         .map_err(|e| input.parse_error(format, e))?
@@ -68,7 +68,7 @@ pub(super) fn reread_positioned<'a>(
         Err((Stop::Parse(error), _)) => return Err(input.parse_error(format, error)),
         Err((Stop::Failed(error), _)) => return Err(error),
     };
-    let gone = || watch::changed(input.name(), "a heap read before is gone");
+    let gone = || file_changes::changed(input.name(), "a heap read before is gone");
     let value = HeapValue::Limbs(first.0.ok_or_else(gone)?);
     Ok(Reread {
         heap: Heap { offset, value },

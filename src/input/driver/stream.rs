@@ -4,7 +4,7 @@
 
 use super::{scan_piece, At, Fold, Located, Reads, Stop};
 use crate::input::lines::Lines;
-use crate::input::pages::PageReleaser;
+use crate::input::page_release::PageReleaser;
 use crate::input::source::fill;
 use crate::input::{complete_prefix, Format};
 

@@ -102,7 +102,7 @@ fn instance(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
         if let Some(top) = limbs.last_mut() {
             *top >>= (64 - bits % 64) % 64;
         }
-        let value = HeapValue::Limbs(crate::nimsum::trimmed(limbs));
+        let value = HeapValue::Limbs(crate::input::trimmed(limbs));
         crate::workbench::encode::write_heap(format, &value, &mut out).unwrap();
         if format.is_text() && format != Format::Unary && rng.random_bool(0.3) {
             out.extend_from_slice(&b"  \r\n\t"[..rng.random_range(1..5)]);

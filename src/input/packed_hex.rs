@@ -124,8 +124,8 @@ fn digits_of_groups(groups: &mut [u64], digits: usize) -> PackedDigits<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arch::digits::hex_digit_value;
     use crate::arch::hex_pack::{builds, Packer};
-    use crate::arch::limbs::hex_digit_value;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -14,8 +14,8 @@
 //! (bits) or a half (hex) of the text's size, and nothing else grows.
 
 use super::token::scan_digits;
-use super::{Format, HeapScanner, PageReleaser, Scanner};
-use crate::arch::limbs;
+use super::{trimmed, Format, HeapScanner, PageReleaser, Scanner};
+use crate::arch::digits;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 use std::ops::Range;
@@ -117,10 +117,7 @@ impl LongHeap {
         if self.last_bits < 64 {
             shift_above_first(&mut value, self.last_bits);
         }
-        while value.last() == Some(&0) {
-            value.pop();
-        }
-        value
+        trimmed(value)
     }
 
     /// The memory of the groups, to pack another token into.
@@ -192,7 +189,7 @@ impl LongToken {
         if let Some(end) = self.check_and_pack(&piece[..head])? {
             return Ok(Some(end));
         }
-        let packed = limbs::pack_binary_groups(&piece[head..], &mut self.groups);
+        let packed = digits::pack_binary_groups(&piece[head..], &mut self.groups);
         self.next += packed as u64;
         let rest = head + packed;
         let end = self.check_and_pack(&piece[rest..])?;
@@ -216,8 +213,8 @@ impl LongToken {
             digits => {
                 let partial = &self.partial[..digits];
                 self.groups.push(match self.format {
-                    Format::Hex => limbs::parse_hex(partial),
-                    _ => limbs::parse_binary(partial),
+                    Format::Hex => digits::parse_hex(partial),
+                    _ => digits::parse_binary(partial),
                 });
                 group_bits * digits as u32
             }
@@ -250,7 +247,7 @@ impl LongToken {
     /// The value of a checked digit.
     pub fn digit_value(format: Format, digit: u8) -> u8 {
         match format {
-            Format::Hex => limbs::hex_digit_value(digit),
+            Format::Hex => digits::hex_digit_value(digit),
             _ => digit & 1,
         }
     }
@@ -293,8 +290,8 @@ impl LongToken {
         self.groups.resize(start + count, 0);
         let slots = &mut self.groups[start..];
         match self.format {
-            Format::Hex => limbs::xor_hex(digits, 0, slots),
-            _ => limbs::xor_binary(digits, 0, slots),
+            Format::Hex => digits::xor_hex(digits, 0, slots),
+            _ => digits::xor_binary(digits, 0, slots),
         }
         slots.reverse();
     }

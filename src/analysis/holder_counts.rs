@@ -316,11 +316,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     fn value(limbs: &[u64]) -> HeapValue<'static> {
-        let mut limbs = limbs.to_vec();
-        while limbs.last() == Some(&0) {
-            limbs.pop();
-        }
-        HeapValue::Limbs(limbs)
+        HeapValue::Limbs(crate::input::trimmed(limbs.to_vec()))
     }
 
     fn heaps(seed: u64, count: usize) -> Vec<Vec<u64>> {

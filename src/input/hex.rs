@@ -72,24 +72,23 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
         self.borrowed_heap(start, digits).map(Some)
     }
 
-    /// Packs each token of up to 4,096 digits into `scratch` as it checks
-    /// it.
+    /// Packs each token of up to 4,096 digits into `scratch`, when given,
+    /// as it checks it; hands out the digits of the others. Each heap is
+    /// built where `take` takes it.
     #[inline(always)]
     fn each_heap<E: From<ParseError>>(
         &mut self,
-        scratch: Option<&mut TokenScratch>,
+        mut scratch: Option<&mut TokenScratch>,
         mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let Some(scratch) = scratch else {
-            while let Some(heap) = self.next_heap()? {
-                take(&heap)?;
-            }
-            return Ok(());
-        };
         while let Some(start) = self.next_token() {
             let digits = self.skip_prefix(start)?;
             let offset = self.base + start as u64;
-            match hex_token(self.data, digits, self.base, EXPECTED, scratch)? {
+            let packed = match scratch.as_deref_mut() {
+                Some(scratch) => hex_token(self.data, digits, self.base, EXPECTED, scratch)?,
+                None => None,
+            };
+            match packed {
                 Some((end, packed)) => {
                     self.pos = end;
                     take(&Heap {
@@ -120,7 +119,7 @@ impl<'a> HexScanner<'a> {
     }
 
     /// The token whose first digit is at `digits`, as its digits.
-    #[inline]
+    #[inline(always)]
     fn borrowed_heap(&mut self, start: usize, digits: usize) -> Result<Heap<'a>, ParseError> {
         let end = scan_digits(
             self.data,

@@ -132,6 +132,10 @@ impl<'a> HeapScanner<'a> for NimbScanner<'a> {
         self.pos
     }
 
+    // Inlined into each pass's loop, so that the heap is built in
+    // registers where the fold takes it (returned through memory, it is
+    // written field by field and read back whole, which stalls the loop).
+    #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         if !self.header_checked {
             self.check_header()?;

@@ -92,7 +92,6 @@ impl<'m> PageReleaser<'m> {
 
     /// XORs limbs `first_limb ..` of `value` into `window` (one limb per
     /// slot), releasing the input behind it step by step.
-    #[inline]
     pub fn xor_window(&self, value: &HeapValue<'_>, first_limb: u64, window: &mut [u64]) {
         if self.map.is_none() {
             // Nothing to release: no steps.

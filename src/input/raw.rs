@@ -89,7 +89,10 @@ impl<'a> HeapScanner<'a> for RawScanner<'a> {
         self.pos
     }
 
-    #[inline]
+    // Inlined into each pass's loop, so that the heap is built in
+    // registers where the fold takes it (returned through memory, it is
+    // written field by field and read back whole, which stalls the loop).
+    #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let rest = &self.data[self.pos..];
         if rest.is_empty() {

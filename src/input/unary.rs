@@ -110,7 +110,10 @@ impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
         self.pos
     }
 
-    #[inline]
+    // Inlined into each pass's loop, so that the heap is built in
+    // registers where the fold takes it (returned through memory, it is
+    // written field by field and read back whole, which stalls the loop).
+    #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
         let start = self.pos;
         if start == self.data.len() {

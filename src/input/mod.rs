@@ -1,5 +1,7 @@
-//! Reading instances: one module per format, each a [`HeapScanner`] that
-//! yields the heaps of a byte slice in file order.
+//! Reading instances: where the bytes come from, one module per format,
+//! each a [`HeapScanner`] that yields the heaps of a byte slice in file
+//! order, and the driver that reads an input in pieces and pushes its heaps
+//! into the analysis's folds.
 //!
 //! A scanner never copies a heap: it hands out a [`HeapValue`] that borrows
 //! the digits from the input, validated, with leading zeros stripped. The
@@ -11,8 +13,11 @@
 //! scratch space ([`HeapScanner::each_heap`]): a short `hex` token is then
 //! checked and packed into it in one pass ([`PackedDigits`]).
 //!
-//! Where the bytes come from (a memory map, a buffer, a pipe) is decided in
-//! `source`; the scanners only see slices.
+//! Where the bytes come from (a buffer, a regular file read with `pread` or
+//! through its map, a pipe) is decided in `source`; the driver (`driver`)
+//! reads them in pieces cut at heap boundaries, on threads; the scanners
+//! only see slices. Line numbers are counted in `lines`, a file's changes
+//! watched in `file_changes`, a map's pages released in `page_release`.
 
 mod bits;
 mod dec;

@@ -1,9 +1,12 @@
-//! The window accumulator: the XOR of every heap's bits in one window of bit
-//! positions, held as little-endian 64-bit limbs.
+//! Nim-sum arithmetic on little-endian 64-bit limbs: the window
+//! accumulator (the XOR of every heap's bits in one window of bit
+//! positions), the sums of packed tokens kept per shift ([`ByShift`]), the
+//! XOR of two limb vectors, bit lengths and top bits.
 //!
 //! A window is limb-aligned: it covers bits `64·first_limb ..
 //! 64·(first_limb + len)`. The windowed passes run one window per pass,
-//! from the most significant end.
+//! from the most significant end; the one pass keeps the whole nim-sum as
+//! one vector.
 
 mod shifted_sums;
 

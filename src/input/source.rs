@@ -162,7 +162,7 @@ impl<'a> Input<'a> {
         let line_col = match (format.is_text(), line_col) {
             (false, _) => None,
             (true, Some(known)) => Some(known),
-            (true, None) => match self.line_and_column(offset, &[]) {
+            (true, None) => match self.line_and_column(offset) {
                 Ok(found) => found,
                 Err(failed) => return failed,
             },
@@ -181,19 +181,15 @@ impl<'a> Input<'a> {
     }
 
     /// The 1-based line and column of `offset` in an input that can be
-    /// read at any offset, not reading the byte ranges of `no_lf` (in
-    /// increasing order, known to hold no LF); the bytes read counted in
-    /// `read`. `None` for a stream, which counts its lines as it goes.
-    pub fn line_and_column(
-        &self,
-        offset: u64,
-        no_lf: &[Range<u64>],
-    ) -> Result<Option<(u64, u64)>, Error> {
-        let mut read = 0;
-        self.lines_to(offset, no_lf, &mut read)
+    /// read at any offset; `None` for a stream, which counts its lines as
+    /// it goes.
+    pub fn line_and_column(&self, offset: u64) -> Result<Option<(u64, u64)>, Error> {
+        self.lines_to(offset, &[], &mut 0)
     }
 
-    /// [`Input::line_and_column`], adding the bytes it reads to `read`.
+    /// [`Input::line_and_column`], not reading the byte ranges of `no_lf`
+    /// (in increasing order, known to hold no LF), and adding the bytes it
+    /// reads to `read`.
     pub fn lines_to(
         &self,
         offset: u64,
@@ -457,7 +453,7 @@ mod tests {
             }
             for offset in [0, 1, 65_535, 65_536, 65_537, 100_000, text.len() as u64 - 1] {
                 assert_eq!(
-                    input.line_and_column(offset, &[]).unwrap(),
+                    input.line_and_column(offset).unwrap(),
                     Some(line_and_column(&text, offset as usize)),
                     "offset {offset}"
                 );

@@ -29,6 +29,8 @@
 //!   its text for people.
 //! - [`error`]: the one [`Error`], and the scanners' [`error::ParseError`].
 //! - [`input`]: the formats ([`Format`]) and one scanner per format.
+//! - [`games`]: heap games beyond Nim: a heap's residue modulo a game's
+//!   period, streamed in O(1) state, and the move on a huge heap.
 //! - [`workbench`]: the tools around the analysis: generating instances,
 //!   converting them, checking the analyzer against exhaustive search,
 //!   playing games out, measuring growth.
@@ -46,6 +48,7 @@ mod analysis;
 #[doc(hidden)]
 pub mod arch;
 pub mod error;
+pub mod games;
 pub mod input;
 mod nimsum;
 pub mod output;

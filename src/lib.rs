@@ -30,7 +30,8 @@
 //! - [`error`]: the one [`Error`], and the scanners' [`error::ParseError`].
 //! - [`input`]: the formats ([`Format`]) and one scanner per format.
 //! - [`games`]: heap games beyond Nim (subtraction and octal games), their
-//!   Grundy value sequences with proven periods, and their moves.
+//!   Grundy value sequences with proven periods, the residues of heaps of
+//!   any length, and their moves.
 //! - [`workbench`]: the tools around the analysis: generating instances,
 //!   converting them, checking the analyzer against exhaustive search,
 //!   playing games out, measuring growth.

@@ -11,13 +11,16 @@
 //! - `sequence.rs`: the value table and what it answers;
 //! - `rare_common.rs`: the mex engine, with Winning Ways' rare/common split;
 //! - `period.rs`: the search for the least proven period;
-//! - `moves.rs`: the first option with a given value.
+//! - `moves.rs`: the first option with a given value;
+//! - `residue.rs`: a heap's residue modulo the period, in every encoding,
+//!   as its digits stream by, and the parts a move leaves on a huge heap.
 
 mod error;
 mod game;
 mod moves;
 mod period;
 mod rare_common;
+pub mod residue;
 mod sequence;
 #[cfg(test)]
 mod tests;

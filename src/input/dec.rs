@@ -84,7 +84,7 @@ fn combine8(digits: u64) -> u64 {
 /// The value of the eight ASCII decimal digits of `word` (loaded
 /// little-endian, so its first byte is the most significant digit).
 #[inline]
-fn parse8(word: u64) -> u64 {
+pub(crate) fn parse8(word: u64) -> u64 {
     combine8(word - ASCII_ZEROS)
 }
 

@@ -35,6 +35,7 @@ pub(crate) mod source;
 mod token;
 mod unary;
 
+pub(crate) use dec::parse8;
 pub use format::{detect, format_of, Format, NIMB_HEADER};
 pub(crate) use long_tokens::{LongHeap, LongToken};
 pub(crate) use packed_hex::shifted_limb;

@@ -1,0 +1,427 @@
+//! A heap's residue modulo a game's period, in one streaming pass with O(1)
+//! state, and the exact move of taking a few tokens from a huge heap.
+//!
+//! A heap h past a game's preperiod p has the Grundy value
+//! g(p + (h − p) mod q) (SPEC section 8), so every heap needs h mod q. A
+//! [`Modulus`] holds q (1 ≤ q ≤ 2^32, so that every residue, and the
+//! product of two, fits in a `u64`) with what makes reduction a few
+//! multiplications: a Barrett reciprocal ⌊(2^64 − 1)/q⌋ and the powers
+//! 2^(64j) and 10^(19j) mod q for a block of j.
+//!
+//! **Reduction.** x mod q for a `u64` x is `x − ⌊x·m/2^64⌋·q` with one
+//! conditional subtraction (m ≥ 2^64/q − 1, so the estimate is at most one
+//! short): two multiplications and no division. This is the whole cost of
+//! a raw `u64le` heap; a hardware `div` would take ten times as long. A
+//! `u128` is split into halves, h·(2^64 mod q) + l.
+//!
+//! **Long heaps** are folded Horner-style from the most significant end,
+//! a block of eight limbs at a time:
+//! r ← (r·2^512 + Σ_j limb_j·2^(64j)) mod q. The eight products of a block
+//! are independent and summed exactly in a `u128`; only one reduction per
+//! block sits on the chain from block to block, so the loop runs at the
+//! multiplier's throughput rather than at a reduction's latency. Digits
+//! are turned into limbs by the crate's kernels (`arch::digits`, AVX2
+//! where the CPU has it), a window of limbs per call, top window first;
+//! a window is any slice of limbs, and a short block costs nothing extra
+//! (r·2^(64t) for a block of t limbs). Decimal digits are read in chunks
+//! of 19 (10^19 < 2^64) with the SWAR parser of the `dec` scanner, and
+//! folded the same way with the powers of 10^19.
+//!
+//! **Streaming.** [`DigitsResidue`] takes binary, hex or decimal digits in
+//! pieces cut anywhere, most significant first: the digits of an
+//! unfinished chunk wait as a number (at most one chunk), whole chunks of
+//! a piece go through the block fold, and [`DigitsResidue::finish`] folds
+//! the last short chunk with radix^len. Its state is four words.
+//!
+//! **The move.** Taking s tokens from a heap h of gigabytes changes only
+//! the limbs a borrow reaches: [`BorrowLimbs`] gathers, as the heap
+//! streams by, its low limb and its lowest non-zero limb above it, and
+//! [`SmallSubtraction`] then gives any limb of h − s from the same limb of
+//! h, and the bit length of h − s, so that h − s is written out window by
+//! window like h itself (`subtraction.rs`).
+
+mod subtraction;
+#[cfg(test)]
+mod tests;
+
+pub use subtraction::{BorrowLimbs, SmallSubtraction};
+
+use crate::arch::digits;
+use crate::input::{parse8, HeapValue, PackedDigits};
+
+/// Limbs (or decimal chunks) summed per reduction of the block fold.
+const BLOCK: usize = 8;
+
+/// Limbs converted per call of a digit kernel.
+const WINDOW: usize = 32;
+
+/// Decimal digits per chunk: the most whose value always fits in a `u64`.
+const DECIMAL_CHUNK: usize = 19;
+
+/// The largest modulus a [`Modulus`] takes: 2^32.
+pub const MAX_MODULUS: u64 = 1 << 32;
+
+/// A modulus q, 1 ≤ q ≤ 2^32 ([`MAX_MODULUS`]), with what makes reducing
+/// by it fast. Residues are below q, so they fit in a `u32`; they are
+/// handed out as `u64`, the width they are computed in.
+///
+/// ```
+/// use nimstream::games::residue::Modulus;
+/// use nimstream::input::HeapValue;
+///
+/// let twelve = Modulus::new(12).expect("1 ≤ 12 ≤ 2^32");
+/// // 2^70 = 1180591620717411303424 ≡ 4 (mod 12), in every encoding.
+/// assert_eq!(twelve.of_heap(&HeapValue::Word(1 << 70)), 4);
+/// assert_eq!(twelve.of_heap(&HeapValue::Hex(b"400000000000000000")), 4);
+/// assert_eq!(twelve.of_decimal(b"1180591620717411303424"), 4);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Modulus {
+    /// q itself.
+    modulus: u64,
+    /// ⌊(2^64 − 1)/q⌋: the Barrett reciprocal.
+    reciprocal: u64,
+    /// 2^(64j) mod q for j = 0 ..= BLOCK: the weights of a block's limbs.
+    limb_powers: [u64; BLOCK + 1],
+    /// 10^(19j) mod q for j = 0 ..= BLOCK: the weights of a block's
+    /// decimal chunks.
+    chunk_powers: [u64; BLOCK + 1],
+}
+
+impl Modulus {
+    /// The modulus `q`, or `None` unless 1 ≤ q ≤ 2^32.
+    pub fn new(q: u64) -> Option<Modulus> {
+        if !(1..=MAX_MODULUS).contains(&q) {
+            return None;
+        }
+        let mut modulus = Modulus {
+            modulus: q,
+            reciprocal: u64::MAX / q,
+            limb_powers: [0; BLOCK + 1],
+            chunk_powers: [0; BLOCK + 1],
+        };
+        let two_to_64 = modulus.reduce_u64(modulus.reduce_u64(u64::MAX) + 1);
+        let ten_to_19 = modulus.reduce_u64(10u64.pow(DECIMAL_CHUNK as u32));
+        modulus.limb_powers = modulus.powers(two_to_64);
+        modulus.chunk_powers = modulus.powers(ten_to_19);
+        Some(modulus)
+    }
+
+    /// q.
+    pub fn get(&self) -> u64 {
+        self.modulus
+    }
+
+    /// base^j mod q for j = 0 ..= BLOCK (`base` below q).
+    fn powers(&self, base: u64) -> [u64; BLOCK + 1] {
+        let mut powers = [self.reduce_u64(1); BLOCK + 1];
+        for j in 1..=BLOCK {
+            powers[j] = self.reduce_u64(powers[j - 1] * base);
+        }
+        powers
+    }
+
+    /// x mod q, with two multiplications.
+    #[inline]
+    pub fn reduce_u64(&self, x: u64) -> u64 {
+        let estimate = ((u128::from(x) * u128::from(self.reciprocal)) >> 64) as u64;
+        // x − estimate·q < 2q: the estimate is at most one short.
+        let rest = x - estimate * self.modulus;
+        if rest >= self.modulus {
+            rest - self.modulus
+        } else {
+            rest
+        }
+    }
+
+    /// x mod q, as (high mod q)·(2^64 mod q) + (low mod q), below q² + q ≤ 2^64.
+    #[inline]
+    pub fn reduce_u128(&self, x: u128) -> u64 {
+        let high = self.reduce_u64((x >> 64) as u64);
+        let low = self.reduce_u64(x as u64);
+        self.reduce_u64(high * self.limb_powers[1] + low)
+    }
+
+    /// The residue of a number given as little-endian limbs.
+    pub fn of_limbs(&self, limbs: &[u64]) -> u64 {
+        self.fold_limbs(0, limbs)
+    }
+
+    /// The residue of a heap, in whatever encoding its scanner gave it.
+    #[inline]
+    pub fn of_heap(&self, value: &HeapValue<'_>) -> u64 {
+        match value {
+            HeapValue::Word(word) => self.of_word(*word),
+            HeapValue::Limbs(limbs) => self.of_limbs(limbs),
+            HeapValue::Binary(digits) => self.of_digits(digits, 64, digits::xor_binary),
+            HeapValue::Hex(digits) => self.of_digits(digits, 16, digits::xor_hex),
+            HeapValue::LeBytes(bytes) => self.of_digits(bytes, 8, digits::xor_le_bytes),
+            HeapValue::Packed(packed) => self.of_packed(packed),
+        }
+    }
+
+    /// The residue of validated ASCII decimal digits of any length,
+    /// most significant first (leading zeros allowed).
+    pub fn of_decimal(&self, digits: &[u8]) -> u64 {
+        let mut residue = DigitsResidue::new(self, Radix::Decimal);
+        residue.feed(digits);
+        residue.finish()
+    }
+
+    /// The residue of a heap held as a number: one reduction for a raw
+    /// array's element.
+    #[inline]
+    fn of_word(&self, word: u128) -> u64 {
+        match u64::try_from(word) {
+            Ok(small) => self.reduce_u64(small),
+            Err(_) => self.reduce_u128(word),
+        }
+    }
+
+    /// The residue of a digit string (or little-endian bytes) with
+    /// `per_limb` digits per limb, whose limbs `xor_limbs` XORs into a
+    /// window (the `arch::digits` kernels' interface).
+    #[inline]
+    fn of_digits(
+        &self,
+        digits: &[u8],
+        per_limb: usize,
+        xor_limbs: fn(&[u8], u64, &mut [u64]),
+    ) -> u64 {
+        if digits.len() <= per_limb {
+            let mut limb = [0];
+            xor_limbs(digits, 0, &mut limb);
+            return self.reduce_u64(limb[0]);
+        }
+        let limbs = digits.len().div_ceil(per_limb) as u64;
+        self.fold_windows(0, limbs, |first, window| xor_limbs(digits, first, window))
+    }
+
+    /// The residue of a packed `hex` token.
+    fn of_packed(&self, packed: &PackedDigits<'_>) -> u64 {
+        self.fold_windows(0, packed.bits.div_ceil(64), |first, window| {
+            for (slot, j) in window.iter_mut().zip(first..) {
+                *slot = packed.limb(j);
+            }
+        })
+    }
+
+    /// Folds limbs `limbs − 1` down to 0 into `residue`, a window at a
+    /// time: `fill` XORs limbs `first ..` into a zeroed window.
+    #[inline]
+    fn fold_windows(&self, mut residue: u64, limbs: u64, fill: impl Fn(u64, &mut [u64])) -> u64 {
+        let mut window = [0u64; WINDOW];
+        let mut top = limbs;
+        while top > 0 {
+            let first = top.saturating_sub(WINDOW as u64);
+            let window = &mut window[..(top - first) as usize];
+            window.fill(0);
+            fill(first, window);
+            residue = self.fold_limbs(residue, window);
+            top = first;
+        }
+        residue
+    }
+
+    /// (residue·2^(64·n) + the n little-endian `limbs`) mod q.
+    #[inline]
+    fn fold_limbs(&self, residue: u64, limbs: &[u64]) -> u64 {
+        let mut blocks = limbs.rchunks_exact(BLOCK);
+        let residue = blocks.by_ref().fold(residue, |r, block| {
+            self.fold_block(r, block, &self.limb_powers)
+        });
+        self.fold_block(residue, blocks.remainder(), &self.limb_powers)
+    }
+
+    /// (residue·B^n + Σ_j block[j]·B^j) mod q for a block of n ≤ BLOCK
+    /// little-endian chunks, given `powers`[j] = B^j mod q. The products
+    /// are summed exactly (each below 2^96), then reduced once.
+    #[inline(always)]
+    fn fold_block(&self, residue: u64, block: &[u64], powers: &[u64; BLOCK + 1]) -> u64 {
+        let sum: u128 = block
+            .iter()
+            .zip(powers)
+            .map(|(&chunk, &power)| u128::from(chunk) * u128::from(power))
+            .sum();
+        // residue·power + (sum mod q) ≤ (q − 1)² + q − 1 < 2^64.
+        self.reduce_u64(residue * powers[block.len()] + self.reduce_u128(sum))
+    }
+
+    /// (residue·10^(19n) + the n decimal chunks of `digits`) mod q, for
+    /// `digits` a multiple of 19 digits long.
+    fn fold_decimal_chunks(&self, residue: u64, digits: &[u8]) -> u64 {
+        let mut blocks = digits.chunks_exact(BLOCK * DECIMAL_CHUNK);
+        let residue = blocks
+            .by_ref()
+            .fold(residue, |r, block| self.fold_decimal_block(r, block));
+        self.fold_decimal_block(residue, blocks.remainder())
+    }
+
+    /// [`Self::fold_block`] over the (at most BLOCK) decimal chunks of
+    /// `digits`, the first chunk most significant.
+    #[inline(always)]
+    fn fold_decimal_block(&self, residue: u64, digits: &[u8]) -> u64 {
+        let mut chunks = [0u64; BLOCK];
+        let count = digits.len() / DECIMAL_CHUNK;
+        for (slot, chunk) in chunks[..count]
+            .iter_mut()
+            .rev()
+            .zip(digits.chunks_exact(DECIMAL_CHUNK))
+        {
+            *slot = decimal_chunk(chunk);
+        }
+        self.fold_block(residue, &chunks[..count], &self.chunk_powers)
+    }
+}
+
+/// The value of at most 19 validated ASCII decimal digits, eight at a time.
+#[inline]
+fn decimal_chunk(digits: &[u8]) -> u64 {
+    debug_assert!(digits.len() <= DECIMAL_CHUNK);
+    let mut eights = digits.chunks_exact(8);
+    let value = eights.by_ref().fold(0, |value, eight| {
+        let word = u64::from_le_bytes(eight.try_into().expect("chunks of eight"));
+        value * 100_000_000 + parse8(word)
+    });
+    eights
+        .remainder()
+        .iter()
+        .fold(value, |value, &digit| value * 10 + u64::from(digit - b'0'))
+}
+
+/// The digits a [`DigitsResidue`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Radix {
+    /// ASCII `0`/`1`.
+    Binary,
+    /// ASCII hex digits of either case (no `0x` prefix).
+    Hex,
+    /// ASCII `0`-`9`.
+    Decimal,
+}
+
+impl Radix {
+    /// Digits per chunk: a limb's worth, or 19 decimal digits.
+    fn chunk_digits(self) -> usize {
+        match self {
+            Radix::Binary => 64,
+            Radix::Hex => 16,
+            Radix::Decimal => DECIMAL_CHUNK,
+        }
+    }
+
+    /// The value of at most one chunk of digits.
+    fn value(self, digits: &[u8]) -> u64 {
+        match self {
+            Radix::Binary => digits::parse_binary(digits),
+            Radix::Hex => digits::parse_hex(digits),
+            Radix::Decimal => decimal_chunk(digits),
+        }
+    }
+
+    /// radix^count, for fewer than one chunk of digits (it fits a `u64`).
+    fn power(self, count: usize) -> u64 {
+        match self {
+            Radix::Binary => 1 << count,
+            Radix::Hex => 1 << (4 * count),
+            Radix::Decimal => 10u64.pow(count as u32),
+        }
+    }
+}
+
+/// The residue of a digit string that arrives in pieces, most significant
+/// digit first, cut anywhere: O(1) state (the residue of the whole chunks
+/// so far, and the digits of the unfinished chunk as a number).
+///
+/// ```
+/// use nimstream::games::residue::{DigitsResidue, Modulus, Radix};
+///
+/// let modulus = Modulus::new(34).expect("a modulus");
+/// let mut residue = DigitsResidue::new(&modulus, Radix::Decimal);
+/// for piece in ["1234567890", "1234567890", "12345"] {
+///     residue.feed(piece.as_bytes());
+/// }
+/// assert_eq!(residue.finish(), (12345678901234567890_12345u128 % 34) as u64);
+/// ```
+#[derive(Clone, Debug)]
+pub struct DigitsResidue<'m> {
+    modulus: &'m Modulus,
+    radix: Radix,
+    /// The residue of the whole chunks fed so far.
+    residue: u64,
+    /// The digits after them, as a number.
+    pending: u64,
+    /// How many digits `pending` holds (fewer than one chunk).
+    pending_digits: usize,
+}
+
+impl<'m> DigitsResidue<'m> {
+    /// An empty digit string (residue 0) of `radix` digits, modulo `modulus`.
+    pub fn new(modulus: &'m Modulus, radix: Radix) -> Self {
+        DigitsResidue {
+            modulus,
+            radix,
+            residue: 0,
+            pending: 0,
+            pending_digits: 0,
+        }
+    }
+
+    /// Appends `digits` (validated digits of the radix) to the string.
+    pub fn feed(&mut self, digits: &[u8]) {
+        let chunk = self.radix.chunk_digits();
+        let digits = self.complete_pending(digits);
+        if self.pending_digits > 0 {
+            return;
+        }
+        let whole = digits.len() - digits.len() % chunk;
+        self.residue = self.fold_chunks(&digits[..whole]);
+        self.pending = self.radix.value(&digits[whole..]);
+        self.pending_digits = digits.len() - whole;
+    }
+
+    /// The residue of the whole string.
+    pub fn finish(self) -> u64 {
+        let scale = self.radix.power(self.pending_digits);
+        let value = u128::from(self.residue) * u128::from(scale) + u128::from(self.pending);
+        self.modulus.reduce_u128(value)
+    }
+
+    /// Moves the first digits of `digits` into the unfinished chunk, and
+    /// folds the chunk once whole; returns the digits left.
+    fn complete_pending<'d>(&mut self, digits: &'d [u8]) -> &'d [u8] {
+        if self.pending_digits == 0 {
+            return digits;
+        }
+        let chunk = self.radix.chunk_digits();
+        let (head, rest) = digits.split_at((chunk - self.pending_digits).min(digits.len()));
+        self.pending = self.pending * self.radix.power(head.len()) + self.radix.value(head);
+        self.pending_digits += head.len();
+        if self.pending_digits == chunk {
+            let powers = match self.radix {
+                Radix::Decimal => &self.modulus.chunk_powers,
+                Radix::Binary | Radix::Hex => &self.modulus.limb_powers,
+            };
+            self.residue = self
+                .modulus
+                .fold_block(self.residue, &[self.pending], powers);
+            (self.pending, self.pending_digits) = (0, 0);
+        }
+        rest
+    }
+
+    /// The residue with whole chunks of `digits` appended.
+    fn fold_chunks(&self, digits: &[u8]) -> u64 {
+        let modulus = self.modulus;
+        let limbs = (digits.len() / self.radix.chunk_digits()) as u64;
+        match self.radix {
+            Radix::Binary => modulus.fold_windows(self.residue, limbs, |first, window| {
+                digits::xor_binary(digits, first, window)
+            }),
+            Radix::Hex => modulus.fold_windows(self.residue, limbs, |first, window| {
+                digits::xor_hex(digits, first, window)
+            }),
+            Radix::Decimal => modulus.fold_decimal_chunks(self.residue, digits),
+        }
+    }
+}

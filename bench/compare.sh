@@ -232,6 +232,8 @@ EOF
 fi
 
 cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
+# The section bench/games.sh writes is kept as it is.
+games_section=$(sed -n '/^<!-- games:/,/^<!-- \/games -->/p' "$results" 2>/dev/null || true)
 {
     echo "# nimstream against cat"
     echo
@@ -276,6 +278,10 @@ cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
     echo "## Inputs and answers"
     echo
     printf '%s\n' "${details[@]}"
+    if [ -n "$games_section" ]; then
+        echo
+        echo "$games_section"
+    fi
 } >"$results"
 echo "wrote $results" >&2
 cat "$results"

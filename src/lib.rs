@@ -57,7 +57,7 @@ pub mod report;
 pub mod workbench;
 pub mod working_memory;
 
-pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule};
+pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule, DEFAULT_MAX_VALUES};
 pub use error::Error;
 pub use input::Format;
 pub use report::Report;

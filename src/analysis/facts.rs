@@ -3,6 +3,7 @@
 
 use super::rules::Player;
 use super::survey::Survey;
+use crate::games::Period;
 use crate::input::HeapValue;
 use crate::working_memory::outside_working_memory;
 
@@ -69,6 +70,44 @@ pub struct MoveFacts {
     pub remove: Number,
 }
 
+/// The winning move of a game other than Nim (SPEC section 8): `take`
+/// tokens from a heap, leaving 0 to 2 heaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMoveFacts {
+    /// 0-based heap index.
+    pub heap: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// 1-based line of that byte (text formats only).
+    pub line: Option<u64>,
+    /// The heap's value.
+    pub from: Number,
+    /// Its Grundy value.
+    pub from_grundy: u16,
+    /// The tokens taken.
+    pub take: u64,
+    /// The non-empty heaps left, the smaller first.
+    pub leave: Vec<Number>,
+    /// The Grundy value of what is left.
+    pub to_grundy: u16,
+}
+
+/// What an analysis under a game other than Nim found besides the survey
+/// and the winner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFacts {
+    /// The game, canonical.
+    pub game: String,
+    /// The proven period of its values, if any.
+    pub period: Option<Period>,
+    /// How many values were computed.
+    pub values_computed: u64,
+    /// The XOR of the heaps' Grundy values.
+    pub grundy_sum: u16,
+    /// The deterministic winning move.
+    pub winning_move: Option<GameMoveFacts>,
+}
+
 /// What the analysis cost, measured (the report's `stats`).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
@@ -104,6 +143,8 @@ pub struct Facts {
     pub winning_moves: Option<u64>,
     /// The deterministic winning move.
     pub winning_move: Option<MoveFacts>,
+    /// What a game other than Nim found (`None` for Nim).
+    pub game: Option<GameFacts>,
     /// What it cost.
     pub stats: Stats,
 }

@@ -24,6 +24,8 @@
 mod budget;
 mod candidates;
 mod facts;
+mod game_run;
+mod game_sums;
 mod holder_counts;
 mod holders;
 mod moves;
@@ -39,12 +41,16 @@ mod windows;
 mod tests;
 
 pub use budget::{parse_byte_size, MemoryBudget};
-pub use facts::{Facts, MoveFacts, Number, Stats};
+pub use facts::{Facts, GameFacts, GameMoveFacts, MoveFacts, Number, Stats};
 pub use rules::{Player, Rule};
 pub use run::analyze;
 
+use crate::games::Game;
 use crate::input::Format;
 use std::path::PathBuf;
+
+/// The default of `--max-values`: 2^24 values.
+pub const DEFAULT_MAX_VALUES: u64 = 1 << 24;
 
 /// How to analyze: the options of `nimstream analyze`.
 #[derive(Clone, Debug)]
@@ -53,6 +59,12 @@ pub struct Options {
     pub format: Option<Format>,
     /// Normal or misère play.
     pub rule: Rule,
+    /// The game played on each heap (SPEC section 8); misère play is for
+    /// Nim only.
+    pub game: Game,
+    /// The most values of the game's sequence computed looking for its
+    /// period.
+    pub max_values: u64,
     /// The working-memory budget for the nim-sum window.
     pub memory: MemoryBudget,
     /// Stop as soon as the winner is known.
@@ -75,6 +87,8 @@ impl Default for Options {
         Options {
             format: None,
             rule: Rule::Normal,
+            game: Game::Nim,
+            max_values: DEFAULT_MAX_VALUES,
             memory: MemoryBudget::default(),
             decide: false,
             inline_bits: 4096,

@@ -9,6 +9,7 @@
 //! on from what the first pass learned, and each is counted in the stats.
 
 use super::budget::{Plan, Shape};
+use super::game_run::analyze_game;
 use super::candidates::{holds_bit, Candidate, Candidates, HeapInFile};
 use super::facts::{Facts, MoveFacts, Stats};
 use super::holders::HolderSearch;
@@ -19,6 +20,7 @@ use super::streamed_values::TopDownValue;
 use super::windows::{self, WindowXor};
 use super::Options;
 use crate::error::Error;
+use crate::games::{Game, Sequence};
 use crate::input::driver::{self, Fold, Folded, Reread};
 use crate::input::page_release::PageReleaser;
 use crate::input::source::Input;
@@ -28,8 +30,20 @@ use crate::output::BitsFile;
 use crate::working_memory::MemoryMeter;
 use std::time::Instant;
 
-/// Analyzes `input`, read as `format`.
+/// Analyzes `input`, read as `format`, under the game and rule of
+/// `options`.
 pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Result<Facts, Error> {
+    if options.game != Game::Nim {
+        if options.rule == rules::Rule::Misere {
+            return Err(Error::Usage(format!(
+                "--rule misere is for Nim only: misère play of {} is a different theory \
+                 (misère quotients), not this tool's",
+                options.game
+            )));
+        }
+        let sequence = Sequence::compute(&options.game, options.max_values)?;
+        return analyze_game(input, format, options, &sequence);
+    }
     let shape = Shape {
         len: input.size(),
         format,
@@ -88,7 +102,7 @@ fn first_pass(
 
 impl Stats {
     /// Counts a pass.
-    fn count_pass<F>(&mut self, folded: &Folded<F>) {
+    pub(super) fn count_pass<F>(&mut self, folded: &Folded<F>) {
         self.passes += 1;
         self.bytes_scanned += folded.bytes_read;
         self.threads = self.threads.max(folded.ranges as u64);
@@ -184,6 +198,7 @@ impl<'a> Run<'a, '_> {
             winner,
             winning_moves,
             winning_move,
+            game: None,
             stats: self.cost,
         })
     }

@@ -3,7 +3,8 @@
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::report::human;
-use nimstream::{analyze_path, MemoryBudget, Options};
+use nimstream::games::Game;
+use nimstream::{analyze_path, MemoryBudget, Options, DEFAULT_MAX_VALUES};
 use nimstream::{Format, Rule};
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,6 +20,12 @@ pub struct AnalyzeArgs {
     /// Play convention: normal or misere.
     #[arg(short, long, default_value = "normal", value_parser = super::parse_rule)]
     pub rule: Rule,
+    /// The game on each heap: nim, sub:S (e.g. sub:1,3,4), octal:D (e.g. octal:0.77), kayles, dawsons-kayles, dawsons-chess.
+    #[arg(short, long, default_value = "nim", value_parser = super::parse_game)]
+    pub game: Game,
+    /// Values of the game's sequence computed at most, looking for its period.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_VALUES)]
+    pub max_values: u64,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -70,6 +77,8 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
     let options = Options {
         format: args.format.0,
         rule: args.rule,
+        game: args.game,
+        max_values: args.max_values,
         memory: args.memory,
         decide: args.decide,
         inline_bits: args.inline_bits,

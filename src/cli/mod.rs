@@ -7,11 +7,13 @@ mod analyze;
 mod complexity;
 mod convert;
 mod gen;
+mod grundy;
 mod play;
 mod verify;
 
 use clap::{Parser, Subcommand};
 use nimstream::error::Error;
+use nimstream::games::Game;
 use nimstream::{Format, Rule};
 
 /// Decide and solve Nim on instances of any size, streaming, in bounded memory.
@@ -34,6 +36,8 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Check the analyzer against exhaustive game-tree search, or print the mex table.
     Verify(verify::VerifyArgs),
+    /// A heap game's Grundy values, their period, and the value of any heap.
+    Grundy(grundy::GrundyArgs),
     /// Play a game out move by move between two strategies.
     Play(play::PlayArgs),
     /// Measure how time and working memory grow with the input size.
@@ -47,6 +51,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Gen(args) => gen::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
         Command::Complexity(args) => complexity::run(args),
     }
@@ -62,6 +67,11 @@ pub fn parse_format(text: &str) -> Result<Format, String> {
 /// Parses `--rule`.
 pub fn parse_rule(text: &str) -> Result<Rule, String> {
     Rule::from_name(text).ok_or_else(|| format!("unknown rule '{text}': expected normal or misere"))
+}
+
+/// Parses `--game` (and `grundy`'s game).
+pub fn parse_game(text: &str) -> Result<Game, String> {
+    text.parse().map_err(|e: nimstream::games::GameError| e.to_string())
 }
 
 #[cfg(test)]

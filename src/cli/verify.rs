@@ -3,19 +3,24 @@
 
 use clap::Args;
 use nimstream::error::Error;
+use nimstream::games::Game;
 use nimstream::workbench::verify::{check_rule, MexTable, RuleCheck};
+use nimstream::workbench::verify_game::check_game;
 use nimstream::Rule;
 use std::io::Write;
 
 /// Options of `verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Check every instance of 0 to K heaps.
-    #[arg(long, value_name = "K", default_value_t = 4, conflicts_with = "table")]
-    pub max_heaps: usize,
-    /// Check heap sizes 0 to M.
-    #[arg(long, value_name = "M", default_value_t = 7, conflicts_with = "table")]
-    pub max_size: u32,
+    /// Check every instance of 0 to K heaps [default: 4, or 3 with --game].
+    #[arg(long, value_name = "K", conflicts_with = "table")]
+    pub max_heaps: Option<usize>,
+    /// Check heap sizes 0 to M [default: 7, or 12 with --game].
+    #[arg(long, value_name = "M", conflicts_with = "table")]
+    pub max_size: Option<u32>,
+    /// Check a heap game other than Nim (normal play): kayles, sub:1,3,4, octal:0.16, …
+    #[arg(short, long, value_parser = super::parse_game, conflicts_with_all = ["table", "rule"])]
+    pub game: Option<Game>,
     /// Play convention: normal, misere or both.
     #[arg(short, long, default_value = "both", value_parser = parse_rules, conflicts_with = "table")]
     pub rule: Rules,
@@ -40,9 +45,37 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
 
 /// Runs `verify`: exit status 1 on any disagreement.
 pub fn run(args: VerifyArgs) -> Result<(), Error> {
-    match args.table {
-        Some(size) => print_table(size),
-        None => check_rules(&args),
+    match (args.table, &args.game) {
+        (Some(size), _) => print_table(size),
+        (None, Some(game)) if *game != Game::Nim => check_heap_game(&args, game),
+        (None, _) => check_rules(&args),
+    }
+}
+
+/// Checks one heap game, printing its disagreements and a summary line.
+fn check_heap_game(args: &VerifyArgs, game: &Game) -> Result<(), Error> {
+    let max_heaps = args.max_heaps.unwrap_or(3);
+    let max_size = args.max_size.unwrap_or(12);
+    let check = check_game(game, max_heaps, u64::from(max_size));
+    let mut text: String = check
+        .disagreements
+        .iter()
+        .map(|(heaps, problem)| format!("{} {heaps:?}: {problem}\n", check.game))
+        .collect();
+    let verdict = match check.disagreements.len() {
+        0 => "all agree".to_string(),
+        n => format!("{n} disagreements"),
+    };
+    text += &format!(
+        "checked {} instances of {} (up to {max_heaps} heaps of at most {max_size}): {verdict}\n",
+        check.instances, check.game
+    );
+    print(&text)?;
+    match check.disagreements.len() {
+        0 => Ok(()),
+        n => Err(Error::Check(format!(
+            "verify: {n} disagreements between the analyzer and the game-tree search"
+        ))),
     }
 }
 
@@ -50,7 +83,7 @@ pub fn run(args: VerifyArgs) -> Result<(), Error> {
 fn check_rules(args: &VerifyArgs) -> Result<(), Error> {
     let mut disagreements = 0;
     for &rule in &args.rule.0 {
-        let check = check_rule(rule, args.max_heaps, args.max_size);
+        let check = check_rule(rule, args.max_heaps.unwrap_or(4), args.max_size.unwrap_or(7));
         print(&rule_report(&check))?;
         disagreements += check.disagreements.len();
     }

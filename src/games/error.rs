@@ -34,3 +34,9 @@ impl fmt::Display for GameError {
 }
 
 impl std::error::Error for GameError {}
+
+impl From<GameError> for crate::Error {
+    fn from(error: GameError) -> crate::Error {
+        crate::Error::Usage(error.message)
+    }
+}

@@ -70,11 +70,39 @@ impl BitsFile {
             .map_err(|e| Error::io(&self.path, e))
     }
 
+    /// Ends the number (writing `0` if it had no set bit): the next limb
+    /// starts a new line.
+    pub(crate) fn end_line(&mut self) -> Result<(), Error> {
+        let tail: &[u8] = if self.started { b"\n" } else { b"0\n" };
+        self.started = false;
+        self.write(tail)
+    }
+
+    /// Writes a line of `limbs` limbs, limb `i` being `limb(i)`, from the
+    /// most significant.
+    pub(crate) fn line_from_top(
+        &mut self,
+        limbs: u64,
+        limb: impl Fn(u64) -> u64,
+    ) -> Result<(), Error> {
+        (0..limbs).rev().try_for_each(|i| self.push(limb(i)))?;
+        self.end_line()
+    }
+
+    /// Writes a line of little-endian `limbs`.
+    pub(crate) fn line(&mut self, limbs: &[u64]) -> Result<(), Error> {
+        self.line_from_top(limbs.len() as u64, |i| limbs[i as usize])
+    }
+
+    /// Commits the file, as many lines as were ended.
+    pub(crate) fn commit(self) -> Result<(), Error> {
+        self.file.commit()
+    }
+
     /// Ends the number (writing `0` if it had no set bit) and commits the file.
     pub(crate) fn finish(mut self) -> Result<(), Error> {
-        let tail: &[u8] = if self.started { b"\n" } else { b"0\n" };
-        self.write(tail)?;
-        self.file.commit()
+        self.end_line()?;
+        self.commit()
     }
 }
 

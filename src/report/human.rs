@@ -1,7 +1,7 @@
 //! The report for people: aligned facts, small values in decimal and
 //! binary, large ones by bit length, and the move in words.
 
-use super::{Move, Report, Value};
+use super::{GameMove, Grundy, Move, Report, Value};
 use crate::analysis::{Player, Rule};
 use std::fmt::Write;
 
@@ -22,11 +22,17 @@ pub fn render(report: &Report) -> String {
     let mut lines: Vec<(&str, String)> = vec![
         ("input", input_line(report)),
         ("rule", rule_line(report.rule)),
-        ("heaps", heaps_line(report)),
-        ("longest heap", bits_phrase(report.max_bit_length)),
-        ("nim-sum", nim_sum_line(report)),
-        ("winner", winner_line(report)),
     ];
+    if let Some(grundy) = &report.grundy {
+        lines.push(("game", game_line(&report.game, grundy)));
+    }
+    lines.push(("heaps", heaps_line(report)));
+    lines.push(("longest heap", bits_phrase(report.max_bit_length)));
+    match report.grundy_sum {
+        Some(sum) => lines.push(("grundy sum", format!("{sum} = 0b{sum:b}"))),
+        None => lines.push(("nim-sum", nim_sum_line(report))),
+    }
+    lines.push(("winner", winner_line(report)));
     if let Some(count) = report.winning_moves {
         lines.push(("winning moves", count.to_string()));
     }
@@ -61,6 +67,20 @@ fn rule_line(rule: Rule) -> String {
     }
 }
 
+/// "octal:0.77: values periodic from 71 with period 12 (154 computed)"
+fn game_line(game: &str, grundy: &Grundy) -> String {
+    match (grundy.preperiod, grundy.period) {
+        (Some(p), Some(q)) => format!(
+            "{game}: values periodic from {p} with period {q} ({} computed)",
+            grundy.values_computed
+        ),
+        _ => format!(
+            "{game}: no period proven within {} values",
+            grundy.values_computed
+        ),
+    }
+}
+
 fn heaps_line(report: &Report) -> String {
     format!(
         "{} ({} non-zero: {} of size 1, {} of size 2 or more)",
@@ -88,10 +108,17 @@ fn winner_line(report: &Report) -> String {
 }
 
 fn move_line(report: &Report) -> String {
-    match (&report.winning_move, report.winner, report.winning_moves) {
+    if report.grundy.is_some() {
+        return match (&report.game_move, report.winner) {
+            (Some(m), _) => game_move_phrase(m),
+            (None, Player::First) => "not computed (--decide)".into(),
+            (None, Player::Second) => "none wins: every move leaves a winning position".into(),
+        };
+    }
+    match (&report.winning_move, report.winner, report.winning_moves.is_some()) {
         (Some(m), _, _) => move_phrase(m),
-        (None, Player::First, None) => "not computed (--decide)".into(),
-        (None, Player::First, _) => "none: no heap is non-zero, and that already wins".into(),
+        (None, Player::First, false) => "not computed (--decide)".into(),
+        (None, Player::First, true) => "none: no heap is non-zero, and that already wins".into(),
         (None, Player::Second, _) => "none wins: every move leaves a winning position".into(),
     }
 }
@@ -112,6 +139,31 @@ fn move_phrase(m: &Move) -> String {
             size_phrase(&m.to)
         ),
     }
+}
+
+/// "take 1 from heap 0 (line 1), leaving 2 and 4: grundy 5 → 0"
+fn game_move_phrase(m: &GameMove) -> String {
+    let place = match m.line {
+        Some(line) => format!("heap {} (line {line})", m.heap),
+        None => format!("heap {} (offset {})", m.heap, m.offset),
+    };
+    let leave = match m.leave.as_slice() {
+        [] => "nothing".to_string(),
+        [one] => size_phrase(one),
+        [a, b] => format!("{} and {}", size_phrase(a), size_phrase(b)),
+        more => format!("{} heaps", more.len()),
+    };
+    let out = match m.leave.iter().any(|v| v.dec.is_none()) {
+        true => " (--move-out writes them)",
+        false => "",
+    };
+    format!(
+        "take {} from {place} of {}, leaving {leave}: grundy {} → {}{out}",
+        m.take,
+        size_phrase(&m.from),
+        m.from_grundy,
+        m.to_grundy
+    )
 }
 
 fn stats_line(report: &Report) -> String {

@@ -8,13 +8,14 @@ pub mod human;
 
 pub use crate::analysis::Stats;
 
-use crate::analysis::{Facts, MoveFacts, Number, Player, Rule};
+use crate::analysis::{Facts, GameFacts, GameMoveFacts, MoveFacts, Number, Player, Rule};
 use crate::input::Format;
 use num_bigint::BigUint;
 use serde::Serialize;
 
-/// The JSON report, schema 1 (field order as in the specification).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// The report, JSON schema 1 (its fields in the specification's order;
+/// [`Report::to_json`] writes it).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// Always 1.
     pub schema: u32,
@@ -22,6 +23,8 @@ pub struct Report {
     pub input: InputInfo,
     /// The play convention.
     pub rule: Rule,
+    /// The game, canonical (`nim`, `sub:…`, `octal:…`).
+    pub game: String,
     /// Number of heaps.
     pub heaps: u64,
     /// Heaps > 0.
@@ -32,6 +35,10 @@ pub struct Report {
     pub big: u64,
     /// Bit length of the longest heap (0 when all are 0).
     pub max_bit_length: u64,
+    /// The game's value sequence (a game other than Nim only).
+    pub grundy: Option<Grundy>,
+    /// The XOR of the heaps' Grundy values (a game other than Nim only).
+    pub grundy_sum: Option<u64>,
     /// The XOR of all heaps (null when `--decide` stopped before it was known).
     pub nim_sum: Option<Value>,
     /// Position of the nim-sum's highest set bit (null when it is 0 or unknown).
@@ -40,11 +47,135 @@ pub struct Report {
     pub winner: Player,
     /// How many heaps admit a winning move (null when unknown).
     pub winning_moves: Option<u64>,
-    /// The deterministic winning move (null when there is none or it is unknown).
-    #[serde(rename = "move")]
+    /// The deterministic winning move of Nim (null when there is none or
+    /// it is unknown).
     pub winning_move: Option<Move>,
+    /// The deterministic winning move of a game other than Nim.
+    pub game_move: Option<GameMove>,
     /// Measured costs.
     pub stats: Stats,
+}
+
+/// A game's value sequence, as far as it was computed.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Grundy {
+    /// The least preperiod of the least period (null when none was proven).
+    pub preperiod: Option<u64>,
+    /// The least period (null when none was proven).
+    pub period: Option<u64>,
+    /// How many values were computed.
+    pub values_computed: u64,
+}
+
+/// The winning move of a game other than Nim: take `take` tokens from a
+/// heap, leaving the heaps of `leave`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameMove {
+    /// 0-based heap index.
+    pub heap: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// 1-based line of that byte (text formats only).
+    pub line: Option<u64>,
+    /// The heap's value.
+    pub from: Value,
+    /// Its Grundy value.
+    pub from_grundy: u64,
+    /// The tokens taken.
+    pub take: u64,
+    /// The non-empty heaps left (0 to 2), the smaller first.
+    pub leave: Vec<Value>,
+    /// The Grundy value of what is left.
+    pub to_grundy: u64,
+}
+
+impl GameMove {
+    fn of(found: &GameMoveFacts) -> GameMove {
+        GameMove {
+            heap: found.heap,
+            offset: found.offset,
+            line: found.line,
+            from: Value::of(&found.from),
+            from_grundy: u64::from(found.from_grundy),
+            take: found.take,
+            leave: found.leave.iter().map(Value::of).collect(),
+            to_grundy: u64::from(found.to_grundy),
+        }
+    }
+}
+
+impl Grundy {
+    fn of(game: &GameFacts) -> Grundy {
+        Grundy {
+            preperiod: game.period.map(|p| p.preperiod),
+            period: game.period.map(|p| p.period),
+            values_computed: game.values_computed,
+        }
+    }
+}
+
+/// The report as JSON: the fields of a game other than Nim present only
+/// in its reports, and `move` whichever move the game has.
+#[derive(Serialize)]
+struct ReportJson<'r> {
+    schema: u32,
+    input: &'r InputInfo,
+    rule: Rule,
+    game: &'r str,
+    heaps: u64,
+    nonzero_heaps: u64,
+    ones: u64,
+    big: u64,
+    max_bit_length: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grundy: Option<&'r Grundy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grundy_sum: Option<u64>,
+    nim_sum: Option<&'r Value>,
+    msb: Option<u64>,
+    winner: Player,
+    winning_moves: Option<u64>,
+    #[serde(rename = "move")]
+    winning_move: Option<MoveJson<'r>>,
+    stats: &'r Stats,
+}
+
+/// Either move, as JSON.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum MoveJson<'r> {
+    Nim(&'r Move),
+    Game(&'r GameMove),
+}
+
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let winning_move = match (&self.winning_move, &self.game_move) {
+            (Some(nim), _) => Some(MoveJson::Nim(nim)),
+            (None, Some(game)) => Some(MoveJson::Game(game)),
+            (None, None) => None,
+        };
+        ReportJson {
+            schema: self.schema,
+            input: &self.input,
+            rule: self.rule,
+            game: &self.game,
+            heaps: self.heaps,
+            nonzero_heaps: self.nonzero_heaps,
+            ones: self.ones,
+            big: self.big,
+            max_bit_length: self.max_bit_length,
+            grundy: self.grundy.as_ref(),
+            grundy_sum: self.grundy_sum,
+            nim_sum: self.nim_sum.as_ref(),
+            msb: self.msb,
+            winner: self.winner,
+            winning_moves: self.winning_moves,
+            winning_move,
+            stats: &self.stats,
+        }
+        .serialize(serializer)
+    }
 }
 
 /// The input as it was named and read.
@@ -131,16 +262,27 @@ impl Report {
             schema: 1,
             input,
             rule,
+            game: facts
+                .game
+                .as_ref()
+                .map_or_else(|| "nim".to_string(), |game| game.game.clone()),
             heaps: survey.heaps,
             nonzero_heaps: survey.nonzero,
             ones: survey.ones,
             big: survey.big,
             max_bit_length: survey.max_bit_length,
+            grundy: facts.game.as_ref().map(Grundy::of),
+            grundy_sum: facts.game.as_ref().map(|game| u64::from(game.grundy_sum)),
             nim_sum: facts.nim_sum.as_ref().map(Value::of),
             msb: facts.msb,
             winner: facts.winner,
             winning_moves: facts.winning_moves,
             winning_move: facts.winning_move.as_ref().map(Move::of),
+            game_move: facts
+                .game
+                .as_ref()
+                .and_then(|game| game.winning_move.as_ref())
+                .map(GameMove::of),
             stats: facts.stats,
         }
     }

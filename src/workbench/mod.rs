@@ -10,6 +10,9 @@
 //! - [`encode`] holds the format writers that `gen` and `convert` share.
 //! - [`verify`] checks the analyzer against exhaustive game-tree search on
 //!   every small instance, and computes the mex table of x ∘ y without XOR.
+//! - [`grundy`] shows a heap game's value sequence, its period and the
+//!   value of heaps of any length, as text, CSV, JSON and a plot.
+//! - [`verify_game`] does the same under a heap game other than Nim.
 //! - [`play`] plays a game out move by move between two strategies.
 //! - [`complexity`] measures how time and working memory grow with the
 //!   input, in child processes of the binary.
@@ -23,5 +26,7 @@ pub mod complexity;
 pub mod convert;
 pub mod encode;
 pub mod gen;
+pub mod grundy;
 pub mod play;
 pub mod verify;
+pub mod verify_game;

@@ -1,0 +1,282 @@
+//! An analysis under a game other than Nim (SPEC section 8), from start to
+//! end: one pass of [`GameSum`] through the driver, then the move on the
+//! first heap whose value holds the Grundy sum's msb.
+//!
+//! The pass reads as the budget's first pass does, except that a token
+//! longer than a read is read where it lies (from the map) rather than
+//! packed: its residue needs its digits once, not a copy of them.
+
+use super::budget::Shape;
+use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
+use super::game_sums::{GamePass, GameShared, GameSum, Holder};
+use super::rules::Player;
+use super::Options;
+use crate::error::Error;
+use crate::games::residue::{BorrowLimbs, SmallSubtraction};
+use crate::games::{first_option, FoundLeave, HeapSize, PartSize, Sequence};
+use crate::input::driver::{self, Reads};
+use crate::input::source::Input;
+use crate::input::{Format, HeapValue};
+use crate::output::BitsFile;
+use crate::working_memory::MemoryMeter;
+use std::time::Instant;
+
+/// Analyzes `input`, read as `format`, as a sum of heaps of the game whose
+/// values `sequence` holds.
+pub fn analyze_game(
+    input: &mut Input<'_>,
+    format: Format,
+    options: &Options,
+    sequence: &Sequence,
+) -> Result<Facts, Error> {
+    let shape = Shape {
+        len: input.size(),
+        format,
+        threads: options.threads,
+    };
+    let plan = options.memory.plan(&shape);
+    let meter = MemoryMeter::start();
+    let started = Instant::now();
+    let mut cost = Stats {
+        window_bits: plan.window_bits,
+        ..Stats::default()
+    };
+    let reads = Reads {
+        max_packed_bytes: 0,
+        ..plan.first
+    };
+    let stream = input.random_access().is_none();
+    let shared = GameShared::new(sequence, stream, plan.window_bits);
+    let folded = driver::run(input, format, &reads, || GameSum::new(&shared))?;
+    cost.count_pass(&folded);
+    let pass = folded.fold.finish();
+    if let Some((pos, line)) = pass.past_values {
+        let message = past_values_message(pos.index, sequence);
+        // A stream counts lines, not columns: its error gives the offset.
+        let _ = line;
+        return Err(input.error_at(format, pos.offset, message, None));
+    }
+    let winner = match pass.grundy_sum {
+        0 => Player::Second,
+        _ => Player::First,
+    };
+    let mut mover = Mover {
+        input,
+        format,
+        options,
+        reads: plan.later,
+        cost: &mut cost,
+    };
+    let winning_move = match options.decide {
+        true => None,
+        false => mover.winning_move(&pass, sequence)?,
+    };
+    input.check_unchanged()?;
+    cost.working_memory_bytes = meter.peak_bytes();
+    cost.seconds = started.elapsed().as_secs_f64();
+    Ok(Facts {
+        survey: pass.survey,
+        nim_sum: None,
+        msb: None,
+        winner,
+        winning_moves: None,
+        winning_move: None,
+        game: Some(GameFacts {
+            game: sequence.game().to_string(),
+            period: sequence.period(),
+            values_computed: sequence.values_computed(),
+            grundy_sum: pass.grundy_sum,
+            winning_move,
+        }),
+        stats: cost,
+    })
+}
+
+/// The error for a heap past the computed values of a game with no
+/// proven period.
+fn past_values_message(index: u64, sequence: &Sequence) -> String {
+    format!(
+        "heap {index} lies past the {} values computed for {}, which has no period \
+         proven within them; raise --max-values",
+        sequence.values_computed(),
+        sequence.game()
+    )
+}
+
+/// Finds the move on the heap the pass chose, and writes it out.
+struct Mover<'a, 'i> {
+    input: &'a Input<'i>,
+    format: Format,
+    options: &'a Options,
+    reads: Reads,
+    cost: &'a mut Stats,
+}
+
+impl<'a> Mover<'a, '_> {
+    /// The first option (SPEC section 8's order) of the first heap whose
+    /// value holds the Grundy sum's msb, that leaves a sum of 0.
+    fn winning_move(
+        &mut self,
+        pass: &GamePass,
+        sequence: &Sequence,
+    ) -> Result<Option<GameMoveFacts>, Error> {
+        let sum = pass.grundy_sum;
+        if sum == 0 {
+            return Ok(None);
+        }
+        let holder = pass
+            .holders
+            .of_bit(15 - sum.leading_zeros())
+            .expect("every set bit of the sum has a holder");
+        let target = holder.grundy ^ sum;
+        let found = first_option(sequence, holder.size, target).ok_or_else(|| {
+            Error::Check(format!(
+                "no option of heap {} has the value {target}, against the Sprague–Grundy theorem",
+                holder.pos.index
+            ))
+        })?;
+        let line = match holder.line {
+            Some(line) => Some(line),
+            None => self.line_of(holder.pos.offset)?,
+        };
+        let (from, leave) = self.write_out(holder, &parts(&found.leave))?;
+        Ok(Some(GameMoveFacts {
+            heap: holder.pos.index,
+            offset: holder.pos.offset,
+            line,
+            from,
+            from_grundy: holder.grundy,
+            take: found.take,
+            leave,
+            to_grundy: target,
+        }))
+    }
+
+    /// The heap's value and the parts left, as the report writes them,
+    /// the parts also written to `--move-out`.
+    fn write_out(
+        &mut self,
+        holder: &Holder,
+        parts: &[PartSize],
+    ) -> Result<(Number, Vec<Number>), Error> {
+        let inline = self.options.inline_bits;
+        let mut file = self
+            .options
+            .move_out
+            .as_deref()
+            .map(BitsFile::create)
+            .transpose()?;
+        let numbers = match holder.size {
+            HeapSize::Exact(h) => {
+                let parts = parts.iter().map(|&part| exact(h, part)).collect::<Vec<u64>>();
+                if let Some(file) = &mut file {
+                    parts.iter().try_for_each(|&part| file.line(&[part]))?;
+                }
+                let leave = parts.iter().map(|&part| word(part, inline)).collect();
+                (word(h, inline), leave)
+            }
+            HeapSize::Huge { .. } => {
+                let x = self.heap_value(holder)?;
+                let leave = parts
+                    .iter()
+                    .map(|&part| huge_part(&x, part, file.as_mut(), inline))
+                    .collect::<Result<Vec<Number>, Error>>()?;
+                (Number::of_heap(&x, inline), leave)
+            }
+        };
+        if let Some(file) = file {
+            file.commit()?;
+        }
+        Ok(numbers)
+    }
+
+    /// The value of a heap of more than 64 bits: kept by the pass (a
+    /// stream), or read again where it lies.
+    fn heap_value(&mut self, holder: &Holder) -> Result<HeapValue<'a>, Error> {
+        if let Some(limbs) = &holder.limbs {
+            return Ok(HeapValue::Limbs(limbs.clone()));
+        }
+        if self.input.random_access().is_none() {
+            return Err(Error::Input {
+                path: self.input.name().to_string(),
+                offset: holder.pos.offset,
+                line_col: None,
+                message: format!(
+                    "the move is on heap {}, of {} bits, more than standard input's window \
+                     of --memory holds; save the input to a file and pass its path",
+                    holder.pos.index, holder.bits
+                ),
+            });
+        }
+        let read = driver::heap_at(self.input, self.format, holder.pos.offset, &self.reads)?;
+        self.cost.bytes_scanned += read.bytes_read;
+        Ok(read.heap.value)
+    }
+
+    /// The line of `offset`, for a text format.
+    fn line_of(&mut self, offset: u64) -> Result<Option<u64>, Error> {
+        if !self.format.is_text() {
+            return Ok(None);
+        }
+        let found = self
+            .input
+            .lines_to(offset, &[], &mut self.cost.bytes_scanned)?;
+        Ok(found.map(|(line, _)| line))
+    }
+}
+
+/// The parts a move leaves, the smaller first.
+fn parts(leave: &FoundLeave) -> Vec<PartSize> {
+    match *leave {
+        FoundLeave::Nothing => vec![],
+        FoundLeave::One { size, .. } => vec![size],
+        FoundLeave::Two {
+            smaller, larger, ..
+        } => vec![PartSize::Exact(smaller), larger],
+    }
+}
+
+/// The size of a part left on a heap of `h` tokens.
+fn exact(h: u64, part: PartSize) -> u64 {
+    match part {
+        PartSize::Exact(size) => size,
+        PartSize::HeapMinus(s) => h - s,
+    }
+}
+
+/// A number of at most 64 bits.
+fn word(value: u64, inline_bits: u64) -> Number {
+    Number::new(u64::from(64 - value.leading_zeros()), &[value], inline_bits)
+}
+
+/// A part left by a move on a heap `x` of more than 64 bits: a small one
+/// exactly, the rest as x − s streamed from the top.
+fn huge_part(
+    x: &HeapValue<'_>,
+    part: PartSize,
+    file: Option<&mut BitsFile>,
+    inline_bits: u64,
+) -> Result<Number, Error> {
+    let s = match part {
+        PartSize::Exact(a) => {
+            if let Some(file) = file {
+                file.line(&[a])?;
+            }
+            return Ok(word(a, inline_bits));
+        }
+        PartSize::HeapMinus(s) => s,
+    };
+    let rest = SmallSubtraction::new(&BorrowLimbs::of_heap(x), s)
+        .expect("a part a move leaves is not negative");
+    let limbs = rest.bit_length().div_ceil(64);
+    if let Some(file) = file {
+        file.line_from_top(limbs, |i| rest.limb(i, x.limb(i)))?;
+    }
+    let kept = (0..limbs.min(inline_bits.div_ceil(64) + 1))
+        .map(|i| rest.limb(i, x.limb(i)))
+        .collect::<Vec<u64>>();
+    Ok(match rest.bit_length() <= inline_bits {
+        true => Number::new(rest.bit_length(), &kept, inline_bits),
+        false => Number::long(rest.bit_length()),
+    })
+}

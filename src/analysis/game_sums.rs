@@ -1,0 +1,262 @@
+//! The pass of a game other than Nim (SPEC section 8): each heap's Grundy
+//! value, XORed into the Grundy sum, in one pass through the driver on
+//! every source and every path.
+//!
+//! A heap of at most 64 bits takes its value from the table (or the
+//! period); a longer one from its residue modulo the period, computed as
+//! its digits go by ([`crate::games::residue::Modulus`]), so a heap of any
+//! length costs O(1) state. The fold keeps the first heap holding each bit
+//! of the values (at most 16, values being below 2^16): whatever the sum
+//! turns out to be, the move's heap, the first whose value has the sum's
+//! msb, is among them. On a stream, which cannot be read again, the
+//! holders keep their limbs (up to the stream's window); on a file the
+//! move's heap is read again at the end.
+//!
+//! Folds of consecutive ranges merge associatively: the sums XOR, the
+//! earlier range's holders win.
+
+use super::survey::Survey;
+use crate::error::Error;
+use crate::games::residue::Modulus;
+use crate::games::{HeapSize, Period, Sequence};
+use crate::input::driver::{At, Fold};
+use crate::input::{Heap, HeapPos, HeapValue};
+
+/// Bits of a Grundy value (the table holds 2-byte values).
+pub const VALUE_BITS: usize = 16;
+
+/// What the folds of every range of the pass share.
+pub struct GameShared<'s> {
+    /// The computed values.
+    values: &'s [u16],
+    /// The proven period, its modulus, and (q − p mod q) mod q: the
+    /// residue r of a heap h ≥ p gives its value's index p + (r + that)
+    /// mod q, with no division.
+    period: Option<(Period, Modulus, u64)>,
+    /// Whether the input is a stream: the holders keep their limbs.
+    stream: bool,
+    /// The longest heap a holder keeps on a stream, in bits.
+    keep_bits: u64,
+}
+
+impl<'s> GameShared<'s> {
+    /// The settings of a pass under `sequence`; on a stream, holders keep
+    /// heaps of up to `keep_bits` bits.
+    pub fn new(sequence: &'s Sequence, stream: bool, keep_bits: u64) -> GameShared<'s> {
+        let period = sequence.period().and_then(|period| {
+            let modulus = Modulus::new(period.period)?;
+            let shift = (period.period - period.preperiod % period.period) % period.period;
+            Some((period, modulus, shift))
+        });
+        GameShared {
+            values: sequence.values(),
+            period,
+            stream,
+            keep_bits,
+        }
+    }
+
+    /// A heap's size as the value sequence takes it: exact up to 64 bits,
+    /// else its residue modulo the period (`None` with no proven period:
+    /// such a heap lies past every computed value).
+    #[inline(always)]
+    pub fn size(&self, value: &HeapValue<'_>, bits: u64) -> Option<HeapSize> {
+        match bits <= 64 {
+            true => Some(HeapSize::Exact(value.limb(0))),
+            false => Some(HeapSize::Huge {
+                residue: self.period.as_ref()?.1.of_heap(value),
+            }),
+        }
+    }
+
+    /// The Grundy value of a heap of `size` (`None`: past the computed
+    /// values of a game with no proven period).
+    #[inline(always)]
+    pub fn grundy(&self, size: HeapSize) -> Option<u16> {
+        let residue = match size {
+            HeapSize::Exact(h) => match usize::try_from(h).ok().and_then(|i| self.values.get(i)) {
+                Some(&value) => return Some(value),
+                None => self.period.as_ref()?.1.reduce_u64(h),
+            },
+            HeapSize::Huge { residue } => residue,
+        };
+        let (period, _, shift) = self.period.as_ref()?;
+        let mut offset = residue + shift;
+        if offset >= period.period {
+            offset -= period.period;
+        }
+        Some(self.values[(period.preperiod + offset) as usize])
+    }
+}
+
+/// The first heap whose value holds a bit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holder {
+    /// Where it is.
+    pub pos: HeapPos,
+    /// Its line, when the pass counted lines (a stream of a text format).
+    pub line: Option<u64>,
+    /// Its size, as the value sequence takes it.
+    pub size: HeapSize,
+    /// Its Grundy value.
+    pub grundy: u16,
+    /// Its bit length.
+    pub bits: u64,
+    /// Its limbs, kept on a stream for a heap of more than 64 bits (`None`
+    /// when it was longer than the stream's window).
+    pub limbs: Option<Vec<u64>>,
+}
+
+/// The holders of a range: distinct heaps, and which holds each bit.
+#[derive(Debug, Default)]
+pub struct Holders {
+    /// The heaps, in file order.
+    pub heaps: Vec<Holder>,
+    /// For each bit, its holder's place in `heaps`.
+    by_bit: [Option<u8>; VALUE_BITS],
+    /// The bits that have a holder.
+    held: u16,
+}
+
+impl Holders {
+    /// Adds `holder` as the holder of the bits of `value` not held yet,
+    /// if there are any.
+    fn add(&mut self, holder: Holder, value: u16) {
+        let bits = value & !self.held;
+        if bits == 0 {
+            return;
+        }
+        let place = self.heaps.len() as u8;
+        self.heaps.push(holder);
+        (0..VALUE_BITS)
+            .filter(|bit| bits >> bit & 1 == 1)
+            .for_each(|bit| self.by_bit[bit] = Some(place));
+        self.held |= bits;
+    }
+
+    /// The bits `heaps[place]` holds.
+    fn bits_of(&self, place: usize) -> u16 {
+        (0..VALUE_BITS).fold(0, |bits, bit| {
+            bits | u16::from(self.by_bit[bit] == Some(place as u8)) << bit
+        })
+    }
+
+    /// The first heap whose value holds `bit`.
+    pub fn of_bit(&self, bit: u32) -> Option<&Holder> {
+        let place = self.by_bit[bit as usize]?;
+        Some(&self.heaps[usize::from(place)])
+    }
+}
+
+/// The fold of one range.
+pub struct GameSum<'s> {
+    shared: &'s GameShared<'s>,
+    survey: Survey,
+    grundy_sum: u16,
+    holders: Holders,
+    /// The first heap past the computed values, where the pass stopped.
+    past_values: Option<(HeapPos, Option<u64>)>,
+}
+
+/// What the pass found.
+#[derive(Debug)]
+pub struct GamePass {
+    /// Counts and landmarks.
+    pub survey: Survey,
+    /// The XOR of the heaps' Grundy values.
+    pub grundy_sum: u16,
+    /// The first holder of each bit.
+    pub holders: Holders,
+    /// The first heap past the computed values (and its line on a stream).
+    pub past_values: Option<(HeapPos, Option<u64>)>,
+}
+
+impl<'s> GameSum<'s> {
+    /// An empty fold for a range.
+    pub fn new(shared: &'s GameShared<'s>) -> GameSum<'s> {
+        GameSum {
+            shared,
+            survey: Survey::default(),
+            grundy_sum: 0,
+            holders: Holders::default(),
+            past_values: None,
+        }
+    }
+
+    /// What the pass found, once every range is merged into this fold.
+    pub fn finish(self) -> GamePass {
+        GamePass {
+            survey: self.survey,
+            grundy_sum: self.grundy_sum,
+            holders: self.holders,
+            past_values: self.past_values,
+        }
+    }
+
+    /// Makes the heap the holder of the bits of `grundy` not held yet.
+    #[cold]
+    #[inline(never)]
+    fn hold(&mut self, pos: HeapPos, size: HeapSize, grundy: u16, heap: &Heap<'_>, at: &mut At<'_>) {
+        let bits = heap.value.bit_length();
+        let keep = self.shared.stream && bits > 64 && bits <= self.shared.keep_bits;
+        let holder = Holder {
+            pos,
+            line: at.line(heap.offset),
+            size,
+            grundy,
+            bits,
+            limbs: keep.then(|| heap.value.to_limbs()),
+        };
+        self.holders.add(holder, grundy);
+    }
+}
+
+impl Fold for GameSum<'_> {
+    #[inline(always)]
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let bits = heap.value.bit_length();
+        self.survey.record_length(index, heap.offset, bits);
+        let pos = HeapPos {
+            index,
+            offset: heap.offset,
+        };
+        let value = self.shared.size(&heap.value, bits).and_then(|size| {
+            let grundy = self.shared.grundy(size)?;
+            Some((size, grundy))
+        });
+        let Some((size, grundy)) = value else {
+            self.past_values = Some((pos, at.line(heap.offset)));
+            return Ok(());
+        };
+        self.grundy_sum ^= grundy;
+        if grundy & !self.holders.held != 0 {
+            self.hold(pos, size, grundy, heap, at);
+        }
+        Ok(())
+    }
+
+    fn done(&self) -> bool {
+        self.past_values.is_some()
+    }
+
+    fn merge(&mut self, later: GameSum<'_>, heaps_before: u64) -> Result<(), Error> {
+        let shift = |pos: HeapPos| HeapPos {
+            index: pos.index + heaps_before,
+            offset: pos.offset,
+        };
+        if self.past_values.is_some() {
+            return Ok(());
+        }
+        self.survey.merge_after(&later.survey, heaps_before);
+        self.grundy_sum ^= later.grundy_sum;
+        self.past_values = later.past_values.map(|(pos, line)| (shift(pos), line));
+        let bits: Vec<u16> = (0..later.holders.heaps.len())
+            .map(|place| later.holders.bits_of(place))
+            .collect();
+        for (mut holder, bits) in later.holders.heaps.into_iter().zip(bits) {
+            holder.pos = shift(holder.pos);
+            self.holders.add(holder, bits);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,280 @@
+//! Heap games beyond Nim (SPEC section 8) against independent references:
+//! a mex computed here from the rules of each game, its period read off
+//! that table, num-bigint `%` for the residues of long heaps, and the
+//! first option in the specification's order found by brute force.
+//! Instances of every format, on every path (threads, `--memory log`,
+//! standard input).
+
+use nimstream::games::Game;
+use nimstream::workbench::encode::{write_header, write_heap};
+use nimstream::{analyze_bytes, analyze_reader, Format, MemoryBudget, Options, Player, Report};
+use num_bigint::BigUint;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Values computed here per game: far past every period of the games
+/// tried, so the period read off them is the real one.
+const REFERENCE_VALUES: usize = 3000;
+
+/// A heap game by its rule digits: for each take t, whether it may leave
+/// no heap, one heap, two heaps (the octal code), or the subtraction set.
+struct Rules {
+    /// `digits[t]`, t from 0.
+    digits: Vec<u8>,
+}
+
+impl Rules {
+    fn octal(code: &str) -> Rules {
+        let (whole, rest) = code.split_once('.').unwrap();
+        let mut digits = vec![whole.parse().unwrap()];
+        digits.extend(rest.bytes().map(|b| b - b'0'));
+        Rules { digits }
+    }
+
+    fn subtraction(set: &[usize]) -> Rules {
+        let mut digits = vec![0; set.iter().max().unwrap() + 1];
+        set.iter().for_each(|&t| digits[t] = 3);
+        Rules { digits }
+    }
+
+    /// Every option of heap `h`: (take, the heaps left), in the
+    /// specification's order.
+    fn options(&self, h: usize) -> Vec<(usize, Vec<usize>)> {
+        let mut options = Vec::new();
+        for (t, &d) in self.digits.iter().enumerate().take(h + 1) {
+            if d & 1 != 0 && t == h {
+                options.push((t, vec![]));
+            }
+            if d & 2 != 0 && t < h {
+                options.push((t, vec![h - t]));
+            }
+            if d & 4 != 0 && t < h {
+                for a in 1..=(h - t) / 2 {
+                    options.push((t, vec![a, h - t - a]));
+                }
+            }
+        }
+        options
+    }
+
+    /// g(0), g(1), … by the mex of the options' values.
+    fn values(&self, n: usize) -> Vec<u64> {
+        let mut g: Vec<u64> = Vec::with_capacity(n);
+        for h in 0..n {
+            let seen: std::collections::HashSet<u64> = self
+                .options(h)
+                .iter()
+                .map(|(_, left)| left.iter().fold(0, |x, &part| x ^ g[part]))
+                .collect();
+            g.push((0..).find(|v| !seen.contains(v)).unwrap());
+        }
+        g
+    }
+}
+
+/// The least period q and its least preperiod p of `values`, judged on
+/// the table's second half (the games tried settle long before it).
+fn period_of(values: &[u64]) -> (usize, usize) {
+    let n = values.len();
+    let q = (1..n / 4)
+        .find(|&q| (n / 2..n - q).all(|h| values[h] == values[h + q]))
+        .expect("a period within the table");
+    let p = (0..n / 2)
+        .rev()
+        .find(|&h| values[h] != values[h + q])
+        .map_or(0, |h| h + 1);
+    (p, q)
+}
+
+/// A game and its reference values.
+struct Reference {
+    name: &'static str,
+    game: Game,
+    rules: Rules,
+    values: Vec<u64>,
+    period: (usize, usize),
+}
+
+impl Reference {
+    fn new(name: &'static str, rules: Rules) -> Reference {
+        let values = rules.values(REFERENCE_VALUES);
+        let period = period_of(&values);
+        Reference {
+            name,
+            game: name.parse().unwrap(),
+            rules,
+            values,
+            period,
+        }
+    }
+
+    /// g(h) for a heap of any size.
+    fn grundy(&self, h: &BigUint) -> u64 {
+        let (p, q) = self.period;
+        let index = match usize::try_from(h) {
+            Ok(small) if small < p + q => small,
+            _ => p + ((h - BigUint::from(p)) % BigUint::from(q)).to_u64_digits().first().copied().unwrap_or(0) as usize,
+        };
+        self.values[index]
+    }
+}
+
+fn references() -> Vec<Reference> {
+    vec![
+        Reference::new("kayles", Rules::octal("0.77")),
+        Reference::new("dawsons-kayles", Rules::octal("0.07")),
+        Reference::new("dawsons-chess", Rules::octal("0.137")),
+        Reference::new("octal:0.4", Rules::octal("0.4")),
+        Reference::new("octal:4.7", Rules::octal("4.7")),
+        Reference::new("sub:1,3,4", Rules::subtraction(&[1, 3, 4])),
+        Reference::new("sub:2,5,7", Rules::subtraction(&[2, 5, 7])),
+    ]
+}
+
+#[test]
+fn the_anchors_of_the_specification_come_out_of_the_reference() {
+    let refs = references();
+    assert_eq!(refs[0].period, (71, 12), "Kayles");
+    assert_eq!(refs[1].period.1, 34, "Dawson's Kayles");
+    assert_eq!(refs[2].period.1, 34, "Dawson's chess");
+    assert_eq!(refs[3].period, (54, 34), "octal:0.4");
+}
+
+/// A random heap: mostly small, some around the period, some long.
+fn random_heap(rng: &mut ChaCha8Rng, max_bits: u64) -> BigUint {
+    let bits = match rng.random_range(0..4) {
+        0 => rng.random_range(0..4),
+        1 => rng.random_range(0..12),
+        2 => rng.random_range(0..20),
+        _ => rng.random_range(0..=max_bits),
+    };
+    let limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.random()).collect();
+    let value = BigUint::from_slice(
+        &limbs
+            .iter()
+            .flat_map(|&l| [l as u32, (l >> 32) as u32])
+            .collect::<Vec<u32>>(),
+    );
+    value % (BigUint::from(1u8) << bits).max(BigUint::from(1u8))
+}
+
+fn encode(format: Format, heaps: &[BigUint]) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_header(format, &mut out).unwrap();
+    for heap in heaps {
+        let limbs = heap.to_u64_digits();
+        write_heap(format, &limbs[..], &mut out).unwrap();
+    }
+    out
+}
+
+/// The heap's value as a report writes it (inline).
+fn decimal(value: &serde_json::Value) -> BigUint {
+    value["dec"].as_str().unwrap().parse().unwrap()
+}
+
+/// Checks a report against the reference: the sum, the winner, and the
+/// move (the first option, in order, that leaves a sum of 0).
+fn check(reference: &Reference, heaps: &[BigUint], report: &Report, context: &str) {
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    let values: Vec<u64> = heaps.iter().map(|h| reference.grundy(h)).collect();
+    let sum = values.iter().fold(0, |x, &v| x ^ v);
+    assert_eq!(json["game"], reference.game.to_string(), "{context}");
+    assert_eq!(json["grundy_sum"], sum, "{context}");
+    assert_eq!(json["nim_sum"], serde_json::Value::Null, "{context}");
+    let winner = if sum != 0 { Player::First } else { Player::Second };
+    assert_eq!(report.winner, winner, "{context}");
+    let chosen = &json["move"];
+    if sum == 0 {
+        assert!(chosen.is_null(), "{context}");
+        return;
+    }
+    let msb = 63 - sum.leading_zeros();
+    let index = values.iter().position(|&v| v >> msb & 1 == 1).unwrap();
+    assert_eq!(chosen["heap"], index as u64, "{context}");
+    let h = &heaps[index];
+    let target = values[index] ^ sum;
+    assert_eq!(chosen["from_grundy"], values[index], "{context}");
+    assert_eq!(chosen["to_grundy"], target, "{context}");
+    assert_eq!(decimal(&chosen["from"]), *h, "{context}");
+    let take = chosen["take"].as_u64().unwrap() as usize;
+    let left: Vec<BigUint> = chosen["leave"].as_array().unwrap().iter().map(decimal).collect();
+    let total = left.iter().fold(BigUint::from(take), |x, part| x + part);
+    assert_eq!(total, *h, "{context}: the parts and the take make the heap");
+    let left_value = left.iter().fold(0, |x, part| x ^ reference.grundy(part));
+    assert_eq!(left_value, target, "{context}");
+    if let Ok(small) = usize::try_from(h) {
+        let first = reference
+            .rules
+            .options(small)
+            .into_iter()
+            .find(|(_, parts)| parts.iter().fold(0, |x, &p| x ^ reference.values[p]) == target)
+            .unwrap();
+        let parts: Vec<BigUint> = first.1.iter().map(|&p| BigUint::from(p)).collect();
+        assert_eq!((take, &left), (first.0, &parts), "{context}: the first option");
+    }
+}
+
+#[test]
+fn random_instances_of_every_format_match_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let formats = [
+        Format::Bits,
+        Format::Hex,
+        Format::Dec,
+        Format::Unary,
+        Format::U8,
+        Format::U16le,
+        Format::U32le,
+        Format::U64le,
+        Format::Nimb,
+    ];
+    for reference in references() {
+        for (round, &format) in formats.iter().cycle().take(36).enumerate() {
+            let max_bits = match format {
+                Format::Unary => 11,
+                other => other.raw_width().map_or(700, |w| 8 * w as u64),
+            };
+            let count = rng.random_range(0..40);
+            let heaps: Vec<BigUint> = (0..count).map(|_| random_heap(&mut rng, max_bits)).collect();
+            let bytes = encode(format, &heaps);
+            let options = Options {
+                game: reference.game.clone(),
+                format: Some(format),
+                threads: 1 + round % 3,
+                memory: match round % 4 {
+                    3 => MemoryBudget::Log,
+                    _ => MemoryBudget::default(),
+                },
+                inline_bits: 1 << 16,
+                ..Options::default()
+            };
+            let context = format!("{} {format} round {round}", reference.name);
+            let report = analyze_bytes(&bytes, format, "t", &options).unwrap();
+            check(&reference, &heaps, &report, &context);
+            let streamed = analyze_reader(&mut &bytes[..], format, "-", &options).unwrap();
+            check(&reference, &heaps, &streamed, &format!("{context} (stream)"));
+        }
+    }
+}
+
+#[test]
+fn nim_reports_are_unchanged_but_for_the_game() {
+    let options = Options::default();
+    let report = analyze_bytes(b"3 4 5\n", Format::Dec, "t", &options).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["game"], "nim");
+    assert!(json.get("grundy").is_none() && json.get("grundy_sum").is_none());
+    assert_eq!(json["move"]["to"]["dec"], "1");
+}
+
+#[test]
+fn misere_with_another_game_is_a_usage_error() {
+    let options = Options {
+        game: "kayles".parse().unwrap(),
+        rule: nimstream::Rule::Misere,
+        ..Options::default()
+    };
+    let error = analyze_bytes(b"3\n", Format::Dec, "t", &options).unwrap_err();
+    assert_eq!(error.exit_code(), 2, "{error}");
+}

@@ -117,7 +117,7 @@ fn big_value(n: &BigUint, inline_bits: u64) -> Json {
 /// `stats`.
 const SPEC_EXAMPLE: &str = concat!(
     r#"{"schema":1,"input":{"path":"fixtures/three-four-five.dec","format":"dec","bytes":6},"#,
-    r#""rule":"normal","heaps":3,"nonzero_heaps":3,"ones":0,"big":3,"max_bit_length":3,"#,
+    r#""rule":"normal","game":"nim","heaps":3,"nonzero_heaps":3,"ones":0,"big":3,"max_bit_length":3,"#,
     r#""nim_sum":{"bit_length":2,"hex":"2","dec":"2"},"msb":1,"winner":"first","winning_moves":1,"#,
     r#""move":{"heap":0,"offset":0,"line":1,"#,
     r#""from":{"bit_length":2,"hex":"3","dec":"3"},"to":{"bit_length":1,"hex":"1","dec":"1"},"#,
@@ -208,6 +208,7 @@ fn decide_keeps_every_field_and_leaves_the_move_null() {
         "schema",
         "input",
         "rule",
+        "game",
         "heaps",
         "nonzero_heaps",
         "ones",
@@ -347,6 +348,7 @@ fn big_instance(heaps: &[BigUint]) -> BigInstance {
     let expected = json!({
         "schema": 1,
         "rule": "normal",
+        "game": "nim",
         "heaps": heaps.len(),
         "nonzero_heaps": heaps.iter().filter(|x| !x.is_zero()).count(),
         "ones": ones,

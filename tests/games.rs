@@ -113,7 +113,13 @@ impl Reference {
         let (p, q) = self.period;
         let index = match usize::try_from(h) {
             Ok(small) if small < p + q => small,
-            _ => p + ((h - BigUint::from(p)) % BigUint::from(q)).to_u64_digits().first().copied().unwrap_or(0) as usize,
+            _ => {
+                p + ((h - BigUint::from(p)) % BigUint::from(q))
+                    .to_u64_digits()
+                    .first()
+                    .copied()
+                    .unwrap_or(0) as usize
+            }
         };
         self.values[index]
     }
@@ -183,7 +189,11 @@ fn check(reference: &Reference, heaps: &[BigUint], report: &Report, context: &st
     assert_eq!(json["game"], reference.game.to_string(), "{context}");
     assert_eq!(json["grundy_sum"], sum, "{context}");
     assert_eq!(json["nim_sum"], serde_json::Value::Null, "{context}");
-    let winner = if sum != 0 { Player::First } else { Player::Second };
+    let winner = if sum != 0 {
+        Player::First
+    } else {
+        Player::Second
+    };
     assert_eq!(report.winner, winner, "{context}");
     let chosen = &json["move"];
     if sum == 0 {
@@ -199,13 +209,21 @@ fn check(reference: &Reference, heaps: &[BigUint], report: &Report, context: &st
     assert_eq!(chosen["to_grundy"], target, "{context}");
     assert_eq!(decimal(&chosen["from"]), *h, "{context}");
     let take = chosen["take"].as_u64().unwrap() as usize;
-    let left: Vec<BigUint> = chosen["leave"].as_array().unwrap().iter().map(decimal).collect();
+    let left: Vec<BigUint> = chosen["leave"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(decimal)
+        .collect();
     let total = left.iter().fold(BigUint::from(take), |x, part| x + part);
     assert_eq!(total, *h, "{context}: the parts and the take make the heap");
     let left_value = left.iter().fold(0, |x, part| x ^ reference.grundy(part));
     assert_eq!(left_value, target, "{context}");
     let value_of = |p: usize| reference.grundy(&BigUint::from(p));
-    if let Some(small) = usize::try_from(h).ok().filter(|&h| h <= 4 * REFERENCE_VALUES) {
+    if let Some(small) = usize::try_from(h)
+        .ok()
+        .filter(|&h| h <= 4 * REFERENCE_VALUES)
+    {
         let first = reference
             .rules
             .options(small)
@@ -213,7 +231,11 @@ fn check(reference: &Reference, heaps: &[BigUint], report: &Report, context: &st
             .find(|(_, parts)| parts.iter().fold(0, |x, &p| x ^ value_of(p)) == target)
             .unwrap();
         let parts: Vec<BigUint> = first.1.iter().map(|&p| BigUint::from(p)).collect();
-        assert_eq!((take, &left), (first.0, &parts), "{context}: the first option");
+        assert_eq!(
+            (take, &left),
+            (first.0, &parts),
+            "{context}: the first option"
+        );
     }
 }
 
@@ -238,7 +260,9 @@ fn random_instances_of_every_format_match_the_reference() {
                 other => other.raw_width().map_or(700, |w| 8 * w as u64),
             };
             let count = rng.random_range(0..40);
-            let heaps: Vec<BigUint> = (0..count).map(|_| random_heap(&mut rng, max_bits)).collect();
+            let heaps: Vec<BigUint> = (0..count)
+                .map(|_| random_heap(&mut rng, max_bits))
+                .collect();
             let bytes = encode(format, &heaps);
             let options = Options {
                 game: reference.game.clone(),
@@ -255,7 +279,12 @@ fn random_instances_of_every_format_match_the_reference() {
             let report = analyze_bytes(&bytes, format, "t", &options).unwrap();
             check(&reference, &heaps, &report, &context);
             let streamed = analyze_reader(&mut &bytes[..], format, "-", &options).unwrap();
-            check(&reference, &heaps, &streamed, &format!("{context} (stream)"));
+            check(
+                &reference,
+                &heaps,
+                &streamed,
+                &format!("{context} (stream)"),
+            );
         }
     }
 }

@@ -107,6 +107,7 @@ fn reference(heaps: &[BigUint], rule: Rule, inline_bits: u64, encoded: &Encoded)
     json!({
         "schema": 1,
         "rule": match rule { Rule::Normal => "normal", Rule::Misere => "misere" },
+        "game": "nim",
         "heaps": heaps.len(),
         "nonzero_heaps": heaps.iter().filter(|x| !x.is_zero()).count(),
         "ones": ones,
@@ -523,6 +524,7 @@ fn check_decide(decided: &Json, expected: &Json, context: &str) {
         let always = [
             "schema",
             "rule",
+            "game",
             "winner",
             "heaps",
             "nonzero_heaps",

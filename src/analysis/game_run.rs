@@ -168,7 +168,10 @@ impl<'a> Mover<'a, '_> {
             .transpose()?;
         let numbers = match holder.size {
             HeapSize::Exact(h) => {
-                let parts = parts.iter().map(|&part| exact(h, part)).collect::<Vec<u64>>();
+                let parts = parts
+                    .iter()
+                    .map(|&part| exact(h, part))
+                    .collect::<Vec<u64>>();
                 if let Some(file) = &mut file {
                     parts.iter().try_for_each(|&part| file.line(&[part]))?;
                 }

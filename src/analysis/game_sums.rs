@@ -196,7 +196,14 @@ impl<'s> GameSum<'s> {
     /// Makes the heap the holder of the bits of `grundy` not held yet.
     #[cold]
     #[inline(never)]
-    fn hold(&mut self, pos: HeapPos, size: HeapSize, grundy: u16, heap: &Heap<'_>, at: &mut At<'_>) {
+    fn hold(
+        &mut self,
+        pos: HeapPos,
+        size: HeapSize,
+        grundy: u16,
+        heap: &Heap<'_>,
+        at: &mut At<'_>,
+    ) {
         let bits = heap.value.bit_length();
         let keep = self.shared.stream && bits > 64 && bits <= self.shared.keep_bits;
         let holder = Holder {

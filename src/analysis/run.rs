@@ -9,9 +9,9 @@
 //! on from what the first pass learned, and each is counted in the stats.
 
 use super::budget::{Plan, Shape};
-use super::game_run::analyze_game;
 use super::candidates::{holds_bit, Candidate, Candidates, HeapInFile};
 use super::facts::{Facts, MoveFacts, Stats};
+use super::game_run::analyze_game;
 use super::holders::HolderSearch;
 use super::moves::{lengths_from_top, small_move, XorMove};
 use super::one_pass::{FirstPass, OnePass, Shared};

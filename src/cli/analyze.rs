@@ -2,8 +2,8 @@
 
 use clap::Args;
 use nimstream::error::Error;
-use nimstream::report::human;
 use nimstream::games::Game;
+use nimstream::report::human;
 use nimstream::{analyze_path, MemoryBudget, Options, DEFAULT_MAX_VALUES};
 use nimstream::{Format, Rule};
 use std::io::Write;

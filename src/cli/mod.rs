@@ -71,7 +71,8 @@ pub fn parse_rule(text: &str) -> Result<Rule, String> {
 
 /// Parses `--game` (and `grundy`'s game).
 pub fn parse_game(text: &str) -> Result<Game, String> {
-    text.parse().map_err(|e: nimstream::games::GameError| e.to_string())
+    text.parse()
+        .map_err(|e: nimstream::games::GameError| e.to_string())
 }
 
 #[cfg(test)]

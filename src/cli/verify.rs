@@ -83,7 +83,11 @@ fn check_heap_game(args: &VerifyArgs, game: &Game) -> Result<(), Error> {
 fn check_rules(args: &VerifyArgs) -> Result<(), Error> {
     let mut disagreements = 0;
     for &rule in &args.rule.0 {
-        let check = check_rule(rule, args.max_heaps.unwrap_or(4), args.max_size.unwrap_or(7));
+        let check = check_rule(
+            rule,
+            args.max_heaps.unwrap_or(4),
+            args.max_size.unwrap_or(7),
+        );
         print(&rule_report(&check))?;
         disagreements += check.disagreements.len();
     }

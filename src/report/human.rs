@@ -115,7 +115,11 @@ fn move_line(report: &Report) -> String {
             (None, Player::Second) => "none wins: every move leaves a winning position".into(),
         };
     }
-    match (&report.winning_move, report.winner, report.winning_moves.is_some()) {
+    match (
+        &report.winning_move,
+        report.winner,
+        report.winning_moves.is_some(),
+    ) {
         (Some(m), _, _) => move_phrase(m),
         (None, Player::First, false) => "not computed (--decide)".into(),
         (None, Player::First, true) => "none: no heap is non-zero, and that already wins".into(),

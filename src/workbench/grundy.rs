@@ -36,11 +36,14 @@ const MAX_MARKS: u64 = 100;
 /// `values`, at the column's first heap.
 fn column_ranges(values: &[u16]) -> impl Iterator<Item = (f64, f64, f64)> + '_ {
     let width = values.len().div_ceil(MAX_POINTS);
-    values.chunks(width).enumerate().map(move |(column, chunk)| {
-        let low = chunk.iter().copied().min().unwrap_or(0);
-        let high = chunk.iter().copied().max().unwrap_or(0);
-        ((column * width) as f64, f64::from(low), f64::from(high))
-    })
+    values
+        .chunks(width)
+        .enumerate()
+        .map(move |(column, chunk)| {
+            let low = chunk.iter().copied().min().unwrap_or(0);
+            let high = chunk.iter().copied().max().unwrap_or(0);
+            ((column * width) as f64, f64::from(low), f64::from(high))
+        })
 }
 
 /// A game's value sequence and how long it took.
@@ -106,13 +109,13 @@ impl Table {
                 .and_then(|modulus| self.sequence.value_at_residue(modulus.of_decimal(digits))),
         };
         value.ok_or_else(|| {
-                Error::Usage(format!(
-                    "heap {decimal} lies past the {} values computed for {}, which has no \
+            Error::Usage(format!(
+                "heap {decimal} lies past the {} values computed for {}, which has no \
                      period proven within them; raise --max-values",
-                    self.sequence.values_computed(),
-                    self.sequence.game()
-                ))
-            })
+                self.sequence.values_computed(),
+                self.sequence.game()
+            ))
+        })
     }
 
     /// The text: the game, its period, the time, the first `shown` values
@@ -138,10 +141,7 @@ impl Table {
     /// "periodic from 71 with period 12", or that none was proven.
     fn period_phrase(&self) -> String {
         match self.sequence.period() {
-            Some(p) => format!(
-                "periodic from {} with period {}",
-                p.preperiod, p.period
-            ),
+            Some(p) => format!("periodic from {} with period {}", p.preperiod, p.period),
             None => format!(
                 "no period proven within {} values",
                 self.sequence.values_computed()

@@ -173,7 +173,9 @@ fn check_instance(tree: &mut GameTree<'_>, options: &Options, heaps: &[u64]) -> 
 /// What is wrong with the analyzer's move: it must be one of the game's
 /// options on its heap, and leave a lost position.
 fn check_move(tree: &mut GameTree<'_>, heaps: &[u64], chosen: &GameMove) -> Option<String> {
-    let index = usize::try_from(chosen.heap).ok().filter(|&i| i < heaps.len());
+    let index = usize::try_from(chosen.heap)
+        .ok()
+        .filter(|&i| i < heaps.len());
     let Some(index) = index else {
         return Some(format!("move: heap {} does not exist", chosen.heap));
     };
@@ -221,10 +223,20 @@ mod tests {
 
     #[test]
     fn every_game_of_the_spec_agrees_with_the_search_on_small_instances() {
-        for game in ["kayles", "dawsons-kayles", "sub:1,3,4", "octal:4.7", "octal:0.16"] {
+        for game in [
+            "kayles",
+            "dawsons-kayles",
+            "sub:1,3,4",
+            "octal:4.7",
+            "octal:0.16",
+        ] {
             let check = check_game(&game.parse().unwrap(), 2, 8);
             assert_eq!(check.instances, 1 + 9 + 81, "{game}");
-            assert!(check.disagreements.is_empty(), "{game}: {:?}", check.disagreements);
+            assert!(
+                check.disagreements.is_empty(),
+                "{game}: {:?}",
+                check.disagreements
+            );
         }
     }
 

@@ -129,7 +129,7 @@ fn nim_option(heap: HeapSize, target: u16) -> Option<FoundMove> {
             grundy: target,
         },
     };
-    (left < size).then_some(FoundMove {
+    (left < size).then(|| FoundMove {
         take: size - left,
         leave,
     })

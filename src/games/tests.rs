@@ -229,6 +229,14 @@ fn the_engine_agrees_with_the_plain_mex() {
 }
 
 #[test]
+fn the_engine_agrees_with_the_plain_mex_on_many_split_takes() {
+    // 33 split takes and values that keep growing, so the mask is chosen
+    // again and again.
+    let game = game(&format!("octal:4.{}", "7".repeat(32)));
+    assert_eq!(engine_values(&game, 1200), mex_values(&game, 1200));
+}
+
+#[test]
 fn the_period_found_is_least_and_proven_by_trial() {
     for name in GAMES {
         let game = game(name);

@@ -80,14 +80,14 @@ pub enum Leave {
 /// for each t, leaving no heap, then one heap, then two heaps (a, h − t − a)
 /// with a = 1, 2, …. Made by [`Game::options`].
 #[derive(Clone, Debug)]
-pub struct Options<'g> {
+pub struct HeapOptions<'g> {
     game: &'g Game,
     heap: u64,
     rule: u64,
     step: Step,
 }
 
-/// Where [`Options`] is within the moves of one take.
+/// Where [`HeapOptions`] is within the moves of one take.
 #[derive(Clone, Copy, Debug)]
 enum Step {
     Nothing,
@@ -150,8 +150,8 @@ impl Game {
     /// ]);
     /// # Ok::<(), nimstream::games::GameError>(())
     /// ```
-    pub fn options(&self, heap: u64) -> Options<'_> {
-        Options {
+    pub fn options(&self, heap: u64) -> HeapOptions<'_> {
+        HeapOptions {
             game: self,
             heap,
             rule: 0,
@@ -224,7 +224,7 @@ impl OctalCode {
         }
         if digits.last() == Some(&0) {
             return Err(GameError::new(
-                "an octal code's last digit is not 0: drop the trailing zeros",
+                "the last digit is 0: drop the trailing zeros",
             ));
         }
         Ok(OctalCode { digits })
@@ -236,7 +236,7 @@ impl OctalCode {
     }
 }
 
-impl<'g> Iterator for Options<'g> {
+impl<'g> Iterator for HeapOptions<'g> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
@@ -252,7 +252,7 @@ impl<'g> Iterator for Options<'g> {
     }
 }
 
-impl Options<'_> {
+impl HeapOptions<'_> {
     /// Advances one step within the moves of `take` (moving on to the next
     /// take after its last), and returns the move of that step if the digit
     /// allows it.

@@ -26,6 +26,6 @@ mod sequence;
 mod tests;
 
 pub use error::GameError;
-pub use game::{Game, Leave, Move, OctalCode, Options};
+pub use game::{Game, HeapOptions, Leave, Move, OctalCode};
 pub use moves::{first_option, FoundLeave, FoundMove, HeapSize, PartSize};
 pub use sequence::{Period, Sequence};

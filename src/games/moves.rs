@@ -92,11 +92,13 @@ struct Heap<'s> {
 /// use nimstream::games::{first_option, FoundLeave, Game, HeapSize, PartSize, Sequence};
 ///
 /// let sequence = Sequence::compute(&"kayles".parse::<Game>()?, 1 << 20)?;
-/// // In Kayles g(4) = 1: knocking one pin out of the middle leaves 1 and 2.
-/// let found = first_option(&sequence, HeapSize::Exact(4), 2 ^ 1).unwrap();
-/// assert_eq!(found.take, 1);
+/// // Kayles rows of 7 and 1 pins have values 2 and 1, so G = 3 and the
+/// // move on the 7 goes to value 2 ⊕ 3 = 1: knock out two pins, leaving
+/// // rows of 2 and 3 (values 2 and 3).
+/// let found = first_option(&sequence, HeapSize::Exact(7), 2 ^ 3).unwrap();
+/// assert_eq!(found.take, 2);
 /// assert_eq!(found.leave, FoundLeave::Two {
-///     smaller: 1, smaller_grundy: 1, larger: PartSize::Exact(2), larger_grundy: 2,
+///     smaller: 2, smaller_grundy: 2, larger: PartSize::Exact(3), larger_grundy: 3,
 /// });
 /// # Ok::<(), nimstream::games::GameError>(())
 /// ```
@@ -129,7 +131,7 @@ fn nim_option(heap: HeapSize, target: u16) -> Option<FoundMove> {
             grundy: target,
         },
     };
-    (left < size).then_some(FoundMove {
+    (left < size).then(|| FoundMove {
         take: size - left,
         leave,
     })

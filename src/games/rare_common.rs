@@ -14,18 +14,21 @@
 //!   part, and the rare heaps are listed: every such pair is enumerated, so
 //!   an unmarked common candidate is the mex at once;
 //! - a *rare* value comes from two common parts (or two rare ones, also
-//!   enumerated): the pairs are scanned, a = 1, 2, …, marking every value
+//!   enumerated): the pairs are scanned, a = 1, 2, … for every split take
+//!   at once (a block of 8 values of a at a time), marking every value
 //!   seen, only until the candidate is seen. The common pairs make every
 //!   rare value below g(h) quickly, so a scan runs to its end only when
 //!   g(h) itself is rare, which is rare.
 //!
 //! Any mask gives the right values (with M = 0 every candidate is rare
 //! and the engine is the plain loop that stops early); the mask only
-//! decides the speed. It is chosen from the values' histogram, at
-//! doubling heap counts and whenever the rare list doubles, as the M
-//! that makes the fewest heaps rare (a Walsh–Hadamard transform of the
-//! histogram gives that count for every M at once), kept only when at most
-//! a quarter of the heaps are rare.
+//! decides the speed. It is chosen as the M that makes the fewest heaps
+//! rare by the values' histogram (a Walsh–Hadamard transform of the
+//! histogram gives that count for every M at once), kept only when at
+//! most a quarter of the heaps are rare. It is chosen again at doubling
+//! heap counts, and sooner when more than one new heap in 8 is rare (the
+//! values drift in games whose values grow); the histogram is halved at
+//! each choice, so recent heaps weigh more.
 //!
 //! Memory besides the 2-byte values: the rare positions (8 bytes each),
 //! and per possible value a mark (8 bytes) and a count (8 bytes), at most
@@ -33,6 +36,10 @@
 
 use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
 use super::GameError;
+
+/// The smaller parts a scan looks at, for every split take, before it
+/// checks whether it has seen its candidate.
+const SCAN_BLOCK: usize = 8;
 
 /// The heap count at which the mask is first chosen.
 const FIRST_REVIEW: usize = 256;
@@ -61,12 +68,14 @@ struct RareCommon {
     mask: u16,
     /// The heaps h ≥ 1 whose value is rare, ascending; empty when M = 0.
     rare: Vec<usize>,
-    /// How many heaps h ≥ 1 have each value.
+    /// How many heaps h ≥ 1 have each value, halved at each review.
     counts: Vec<u64>,
     /// The heap count at which the mask is chosen again.
     next_review: usize,
     /// The length of `rare` when the mask was last chosen.
     rare_at_review: usize,
+    /// The heap count when the mask was last chosen.
+    heaps_at_review: usize,
 }
 
 /// Computes a game's values one heap at a time.
@@ -78,8 +87,8 @@ pub(crate) struct ValueEngine {
     value_limit: usize,
     marks: Marks,
     split: RareCommon,
-    /// For each split take, the next smaller part a its scan looks at.
-    cursors: Vec<usize>,
+    /// The next smaller part a the scan of every split take looks at.
+    cursor: usize,
 }
 
 impl ValueEngine {
@@ -98,7 +107,6 @@ impl ValueEngine {
             one: takes_with(LEAVE_ONE),
             two: takes_with(LEAVE_TWO),
         };
-        let cursors = vec![0; takes.two.len()];
         ValueEngine {
             takes,
             values: Vec::new(),
@@ -113,8 +121,9 @@ impl ValueEngine {
                 counts: vec![0; 1],
                 next_review: FIRST_REVIEW,
                 rare_at_review: 0,
+                heaps_at_review: 0,
             },
-            cursors,
+            cursor: 1,
         }
     }
 
@@ -136,7 +145,7 @@ impl ValueEngine {
         self.marks.stamp += 1;
         self.mark_single_heaps(heap);
         self.mark_rare_pairs(heap);
-        self.cursors.fill(1);
+        self.cursor = 1;
         let value = self.mex(heap)?;
         self.push(value);
         Ok(())
@@ -183,20 +192,25 @@ impl ValueEngine {
     /// Goes on scanning the splits of `heap`, marking every value seen,
     /// until `candidate` is seen (true) or every split was seen (false).
     fn scan_for(&mut self, heap: usize, candidate: usize) -> bool {
-        for (&take, cursor) in self.takes.two.iter().zip(&mut self.cursors) {
-            let Some(rest) = heap.checked_sub(take) else {
-                break;
-            };
-            while *cursor <= rest / 2 {
-                let value = self.values[*cursor] ^ self.values[rest - *cursor];
-                self.marks.mark(value);
-                *cursor += 1;
-                if usize::from(value) == candidate {
-                    return true;
+        while !self.marks.is_marked(candidate) {
+            let block = self.cursor..self.cursor + SCAN_BLOCK;
+            let mut scanned = false;
+            for &take in &self.takes.two {
+                let Some(rest) = heap.checked_sub(take) else {
+                    break;
+                };
+                for smaller in block.start..block.end.min(rest / 2 + 1) {
+                    scanned = true;
+                    self.marks
+                        .mark(self.values[smaller] ^ self.values[rest - smaller]);
                 }
             }
+            if !scanned {
+                return false;
+            }
+            self.cursor = block.end;
         }
-        false
+        true
     }
 
     /// Appends `value` as the next heap's, growing the per-value tables
@@ -246,7 +260,9 @@ impl RareCommon {
 
     /// Whether the mask is to be chosen again, with `heaps` values known.
     fn review_due(&self, heaps: usize) -> bool {
-        heaps >= self.next_review || self.rare.len() > 2 * self.rare_at_review + FIRST_REVIEW
+        heaps >= self.next_review
+            || (self.rare.len() - self.rare_at_review) * 8
+                > heaps - self.heaps_at_review + FIRST_REVIEW
     }
 
     /// Chooses the mask for `values` and lists the rare heaps under it.
@@ -263,6 +279,8 @@ impl RareCommon {
         }
         self.next_review = 2 * values.len();
         self.rare_at_review = self.rare.len();
+        self.heaps_at_review = values.len();
+        self.counts.iter_mut().for_each(|count| *count /= 2);
     }
 }
 

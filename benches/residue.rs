@@ -7,6 +7,9 @@
 //!   case: 2^23 heaps, one reduction each), against XORing the words;
 //! - `bits-tokens`, `hex-tokens`: 16 MiB of tokens of 1–4,096 bits, as
 //!   the digits a scanner hands out, against `xor_window` of each;
+//! - `hex-packed`: the same hex text through the `hex` scanner with token
+//!   packing on, as the one-pass analysis reads it: scanning and the
+//!   residue of each packed token, against scanning alone;
 //! - `bits-long`: four binary tokens of 2^22 digits (a quarter of a
 //!   `bits-four` file at scale);
 //! - `decimal-long`: sixteen decimal tokens of 2^20 digits;
@@ -25,8 +28,10 @@
 //! | u64-words | see the commit message | | |
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use nimstream::error::ParseError;
 use nimstream::games::residue::{DigitsResidue, Modulus, Radix};
-use nimstream::input::HeapValue;
+use nimstream::input::{HeapScanner, HeapValue, ScanVisitor, Scanner, TokenScratch};
+use nimstream::Format;
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -132,6 +137,46 @@ fn tokens(c: &mut Criterion, modulus: &Modulus, name: &str, radix: u32) {
     group.finish();
 }
 
+/// The XOR of the residues of a `hex` text's heaps (`modulus` given), or
+/// of their bit lengths (none), scanned with token packing on as the
+/// one-pass analysis scans it: tokens of up to 4,096 digits come packed.
+struct PackedHex<'m> {
+    modulus: Option<&'m Modulus>,
+}
+
+impl<'a> ScanVisitor<'a> for PackedHex<'_> {
+    type Output = u64;
+    fn visit<S: HeapScanner<'a>>(self, mut scanner: S) -> u64 {
+        let mut scratch = TokenScratch::default();
+        let mut xor = 0;
+        scanner
+            .each_heap(Some(&mut scratch), |heap| {
+                xor ^= match self.modulus {
+                    Some(modulus) => modulus.of_heap(&heap.value),
+                    None => heap.value.bit_length(),
+                };
+                Ok::<_, ParseError>(())
+            })
+            .expect("valid hex");
+        xor
+    }
+}
+
+fn packed_hex(c: &mut Criterion, modulus: &Modulus) {
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let (text, tokens) = short_tokens(&mut rng, 16);
+    let scan = |modulus| Scanner::new(Format::Hex, &text, 0).visit(PackedHex { modulus });
+    assert_eq!(
+        scan(Some(modulus)),
+        reference(tokens.iter().map(|r| &text[r.clone()]), 16)
+    );
+    let mut group = c.benchmark_group("hex-packed");
+    group.throughput(Throughput::BytesDecimal(text.len() as u64));
+    group.bench_function("scan-residue", |b| b.iter(|| scan(Some(modulus))));
+    group.bench_function("scan", |b| b.iter(|| scan(None)));
+    group.finish();
+}
+
 fn long_binary(c: &mut Criterion, modulus: &Modulus) {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let heaps = long_tokens(&mut rng, 2, 4, TEXT_BYTES / 4);
@@ -193,6 +238,7 @@ fn residue(c: &mut Criterion) {
     u64_words(c, &modulus);
     tokens(c, &modulus, "bits-tokens", 2);
     tokens(c, &modulus, "hex-tokens", 16);
+    packed_hex(c, &modulus);
     long_binary(c, &modulus);
     long_decimal(c, &modulus);
 }

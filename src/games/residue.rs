@@ -241,13 +241,17 @@ impl Modulus {
         })
     }
 
-    /// The residue of a packed `hex` token.
+    /// The residue of a packed `hex` token: its groups G as limbs, with
+    /// the shift applied at the last one. The value is
+    /// G_above·2^(64 − shift) + (group 0 >> shift), G_above the groups
+    /// above group 0 (the shifted-out bits of group 0 are zero).
     fn of_packed(&self, packed: &PackedDigits<'_>) -> u64 {
-        self.fold_windows(0, packed.bits.div_ceil(64), |first, window| {
-            for (slot, j) in window.iter_mut().zip(first..) {
-                *slot = packed.limb(j);
-            }
-        })
+        let Some((&low, above)) = packed.groups.split_first() else {
+            return 0;
+        };
+        let residue = self.fold_limbs(0, above);
+        let high = u128::from(residue) << (64 - packed.shift);
+        self.reduce_u128(high + u128::from(low >> packed.shift))
     }
 
     /// Folds limbs `limbs − 1` down to 0 into `residue`, a window at a

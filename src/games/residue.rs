@@ -10,22 +10,27 @@
 //!
 //! **Reduction.** x mod q for a `u64` x is `x − ⌊x·m/2^64⌋·q` with one
 //! conditional subtraction (m ≥ 2^64/q − 1, so the estimate is at most one
-//! short): two multiplications and no division. This is the whole cost of
-//! a raw `u64le` heap; a hardware `div` would take ten times as long. A
-//! `u128` is split into halves, h·(2^64 mod q) + l.
+//! short): two multiplications, no division and no branch. This is the
+//! whole cost of a raw `u64le` heap, about two cycles where a hardware
+//! `div` takes tens. A `u128` is split into halves, h·(2^64 mod q) + l.
 //!
 //! **Long heaps** are folded Horner-style from the most significant end,
-//! a block of eight limbs at a time:
-//! r ← (r·2^512 + Σ_j limb_j·2^(64j)) mod q. The eight products of a block
-//! are independent and summed exactly in a `u128`; only one reduction per
-//! block sits on the chain from block to block, so the loop runs at the
-//! multiplier's throughput rather than at a reduction's latency. Digits
-//! are turned into limbs by the crate's kernels (`arch::digits`, AVX2
-//! where the CPU has it), a window of limbs per call, top window first;
-//! a window is any slice of limbs, and a short block costs nothing extra
-//! (r·2^(64t) for a block of t limbs). Decimal digits are read in chunks
-//! of 19 (10^19 < 2^64) with the SWAR parser of the `dec` scanner, and
-//! folded the same way with the powers of 10^19.
+//! a block of 32 limbs at a time:
+//! r ← (r·2^2048 + Σ_j limb_j·2^(64j)) mod q. The products of a block are
+//! independent and summed exactly in a `u128` (each is below 2^96); only
+//! the block's reduction and one multiplication sit on the chain from
+//! block to block, so the loop runs near the multiplier's throughput, about
+//! 1.5 cycles a limb, rather than at a reduction's latency (blocks of 8 ran
+//! at two thirds of the speed; adding r·2^2048 to the sum before its one
+//! reduction lengthens the chain and was slower still). A short block
+//! costs nothing extra: r·2^(64t) for t limbs. Digits are turned into
+//! limbs by the crate's kernels (`arch::digits`, AVX2 where the CPU has
+//! it), a window of 64 limbs per call, read front to back: the short top
+//! limb first, then whole limbs in memory order, which the prefetcher
+//! follows (windows taken top-down by limb index read each window
+//! backwards and ran slower on tokens out of cache). Decimal digits are
+//! read in chunks of 19 (10^19 < 2^64) with the SWAR parser of the `dec`
+//! scanner, and folded the same way with the powers of 10^19.
 //!
 //! **Streaming.** [`DigitsResidue`] takes binary, hex or decimal digits in
 //! pieces cut anywhere, most significant first: the digits of an
@@ -50,10 +55,10 @@ use crate::arch::digits;
 use crate::input::{parse8, HeapValue, PackedDigits};
 
 /// Limbs (or decimal chunks) summed per reduction of the block fold.
-const BLOCK: usize = 8;
+const BLOCK: usize = 32;
 
 /// Limbs converted per call of a digit kernel.
-const WINDOW: usize = 32;
+const WINDOW: usize = 64;
 
 /// Decimal digits per chunk: the most whose value always fits in a `u64`.
 const DECIMAL_CHUNK: usize = 19;
@@ -125,16 +130,15 @@ impl Modulus {
     #[inline]
     pub fn reduce_u64(&self, x: u64) -> u64 {
         let estimate = ((u128::from(x) * u128::from(self.reciprocal)) >> 64) as u64;
-        // x − estimate·q < 2q: the estimate is at most one short.
+        // x − estimate·q < 2q: the estimate is at most one short. Below q,
+        // subtracting q wraps to above it: `min` keeps whichever is below
+        // q, with no branch to mispredict on random heaps.
         let rest = x - estimate * self.modulus;
-        if rest >= self.modulus {
-            rest - self.modulus
-        } else {
-            rest
-        }
+        rest.min(rest.wrapping_sub(self.modulus))
     }
 
-    /// x mod q, as (high mod q)·(2^64 mod q) + (low mod q), below q² + q ≤ 2^64.
+    /// x mod q, as (high mod q)·(2^64 mod q) + (low mod q), at most
+    /// (q − 1)² + q − 1 < 2^64, reduced once more.
     #[inline]
     pub fn reduce_u128(&self, x: u128) -> u64 {
         let high = self.reduce_u64((x >> 64) as u64);
@@ -148,14 +152,24 @@ impl Modulus {
     }
 
     /// The residue of a heap, in whatever encoding its scanner gave it.
-    #[inline]
+    /// Inlined for a raw array's element, where a call would cost more
+    /// than the reduction.
+    #[inline(always)]
     pub fn of_heap(&self, value: &HeapValue<'_>) -> u64 {
+        match value {
+            HeapValue::Word(word) => self.of_word(*word),
+            digits => self.of_digit_heap(digits),
+        }
+    }
+
+    /// The residue of a heap given as digits, bytes or limbs.
+    fn of_digit_heap(&self, value: &HeapValue<'_>) -> u64 {
         match value {
             HeapValue::Word(word) => self.of_word(*word),
             HeapValue::Limbs(limbs) => self.of_limbs(limbs),
             HeapValue::Binary(digits) => self.of_digits(digits, 64, digits::xor_binary),
             HeapValue::Hex(digits) => self.of_digits(digits, 16, digits::xor_hex),
-            HeapValue::LeBytes(bytes) => self.of_digits(bytes, 8, digits::xor_le_bytes),
+            HeapValue::LeBytes(bytes) => self.of_le_bytes(bytes),
             HeapValue::Packed(packed) => self.of_packed(packed),
         }
     }
@@ -178,32 +192,67 @@ impl Modulus {
         }
     }
 
-    /// The residue of a digit string (or little-endian bytes) with
-    /// `per_limb` digits per limb, whose limbs `xor_limbs` XORs into a
-    /// window (the `arch::digits` kernels' interface).
+    /// The residue of a digit string with `per_limb` digits per limb, most
+    /// significant first, whose limbs `xor_limbs` XORs into a window (the
+    /// `arch::digits` kernels' interface): the short top limb, then the
+    /// whole ones front to back.
     #[inline]
     fn of_digits(
         &self,
         digits: &[u8],
         per_limb: usize,
-        xor_limbs: fn(&[u8], u64, &mut [u64]),
+        xor_limbs: impl Fn(&[u8], u64, &mut [u64]),
     ) -> u64 {
-        if digits.len() <= per_limb {
-            let mut limb = [0];
-            xor_limbs(digits, 0, &mut limb);
-            return self.reduce_u64(limb[0]);
+        let (top, whole) = digits.split_at(digits.len() % per_limb);
+        let mut top_limb = [0];
+        xor_limbs(top, 0, &mut top_limb);
+        let residue = self.reduce_u64(top_limb[0]);
+        if whole.is_empty() {
+            return residue;
         }
-        let limbs = digits.len().div_ceil(per_limb) as u64;
-        self.fold_windows(0, limbs, |first, window| xor_limbs(digits, first, window))
+        self.fold_digit_limbs(residue, whole, per_limb, xor_limbs)
     }
 
-    /// The residue of a packed `hex` token.
-    fn of_packed(&self, packed: &PackedDigits<'_>) -> u64 {
-        self.fold_windows(0, packed.bits.div_ceil(64), |first, window| {
-            for (slot, j) in window.iter_mut().zip(first..) {
-                *slot = packed.limb(j);
-            }
+    /// (residue·2^(64n) + the n limbs that `digits` spell) mod q, for
+    /// `digits` n whole limbs of `per_limb` digits long, most significant
+    /// first. Read front to back, a window of limbs per kernel call, so
+    /// that memory is read in the order the prefetcher expects.
+    #[inline]
+    fn fold_digit_limbs(
+        &self,
+        mut residue: u64,
+        digits: &[u8],
+        per_limb: usize,
+        xor_limbs: impl Fn(&[u8], u64, &mut [u64]),
+    ) -> u64 {
+        let mut window = [0u64; WINDOW];
+        for piece in digits.chunks(WINDOW * per_limb) {
+            let window = &mut window[..piece.len() / per_limb];
+            window.fill(0);
+            xor_limbs(piece, 0, window);
+            residue = self.fold_limbs(residue, window);
+        }
+        residue
+    }
+
+    /// The residue of little-endian bytes, top window first.
+    fn of_le_bytes(&self, bytes: &[u8]) -> u64 {
+        self.fold_windows(0, bytes.len().div_ceil(8) as u64, |first, window| {
+            digits::xor_le_bytes(bytes, first, window)
         })
+    }
+
+    /// The residue of a packed `hex` token: its groups G as limbs, with
+    /// the shift applied at the last one. The value is
+    /// G_above·2^(64 − shift) + (group 0 >> shift), G_above the groups
+    /// above group 0 (the shifted-out bits of group 0 are zero).
+    fn of_packed(&self, packed: &PackedDigits<'_>) -> u64 {
+        let Some((&low, above)) = packed.groups.split_first() else {
+            return 0;
+        };
+        let residue = self.fold_limbs(0, above);
+        let high = u128::from(residue) << (64 - packed.shift);
+        self.reduce_u128(high + u128::from(low >> packed.shift))
     }
 
     /// Folds limbs `limbs − 1` down to 0 into `residue`, a window at a
@@ -412,16 +461,11 @@ impl<'m> DigitsResidue<'m> {
 
     /// The residue with whole chunks of `digits` appended.
     fn fold_chunks(&self, digits: &[u8]) -> u64 {
-        let modulus = self.modulus;
-        let limbs = (digits.len() / self.radix.chunk_digits()) as u64;
+        let (modulus, residue) = (self.modulus, self.residue);
         match self.radix {
-            Radix::Binary => modulus.fold_windows(self.residue, limbs, |first, window| {
-                digits::xor_binary(digits, first, window)
-            }),
-            Radix::Hex => modulus.fold_windows(self.residue, limbs, |first, window| {
-                digits::xor_hex(digits, first, window)
-            }),
-            Radix::Decimal => modulus.fold_decimal_chunks(self.residue, digits),
+            Radix::Binary => modulus.fold_digit_limbs(residue, digits, 64, digits::xor_binary),
+            Radix::Hex => modulus.fold_digit_limbs(residue, digits, 16, digits::xor_hex),
+            Radix::Decimal => modulus.fold_decimal_chunks(residue, digits),
         }
     }
 }

@@ -46,7 +46,7 @@ pub fn analyze_game(
         ..plan.first
     };
     let stream = input.random_access().is_none();
-    let shared = GameShared::new(sequence, stream, plan.window_bits);
+    let shared = GameShared::new(sequence, &plan, stream);
     let folded = driver::run(input, format, &reads, || GameSum::new(&shared))?;
     cost.count_pass(&folded);
     let pass = folded.fold.finish();

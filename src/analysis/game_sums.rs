@@ -15,12 +15,15 @@
 //! Folds of consecutive ranges merge associatively: the sums XOR, the
 //! earlier range's holders win.
 
+use super::budget::Plan;
+use super::raw_arrays;
 use super::survey::Survey;
+use crate::arch::columns::{load, BlockTally};
 use crate::error::Error;
 use crate::games::residue::Modulus;
 use crate::games::{HeapSize, Period, Sequence};
-use crate::input::driver::{At, Fold};
-use crate::input::{Heap, HeapPos, HeapValue};
+use crate::input::driver::{each_element, At, Fold};
+use crate::input::{Heap, HeapPos, HeapValue, RawBlock};
 
 /// Bits of a Grundy value (the table holds 2-byte values).
 pub const VALUE_BITS: usize = 16;
@@ -37,12 +40,14 @@ pub struct GameShared<'s> {
     stream: bool,
     /// The longest heap a holder keeps on a stream, in bits.
     keep_bits: u64,
+    /// Whether short hex tokens may come packed (their scratch space is
+    /// for the one-pass budgets, not for `log`).
+    pack_tokens: bool,
 }
 
 impl<'s> GameShared<'s> {
-    /// The settings of a pass under `sequence`; on a stream, holders keep
-    /// heaps of up to `keep_bits` bits.
-    pub fn new(sequence: &'s Sequence, stream: bool, keep_bits: u64) -> GameShared<'s> {
+    /// The settings of a pass under `sequence` and `plan`.
+    pub fn new(sequence: &'s Sequence, plan: &Plan, stream: bool) -> GameShared<'s> {
         let period = sequence.period().and_then(|period| {
             let modulus = Modulus::new(period.period)?;
             let shift = (period.period - period.preperiod % period.period) % period.period;
@@ -52,7 +57,8 @@ impl<'s> GameShared<'s> {
             values: sequence.values(),
             period,
             stream,
-            keep_bits,
+            keep_bits: plan.window_bits,
+            pack_tokens: plan.one_pass && !stream,
         }
     }
 
@@ -73,19 +79,56 @@ impl<'s> GameShared<'s> {
     /// values of a game with no proven period).
     #[inline(always)]
     pub fn grundy(&self, size: HeapSize) -> Option<u16> {
-        let residue = match size {
-            HeapSize::Exact(h) => match usize::try_from(h).ok().and_then(|i| self.values.get(i)) {
-                Some(&value) => return Some(value),
-                None => self.period.as_ref()?.1.reduce_u64(h),
-            },
-            HeapSize::Huge { residue } => residue,
-        };
-        let (period, _, shift) = self.period.as_ref()?;
-        let mut offset = residue + shift;
-        if offset >= period.period {
-            offset -= period.period;
+        match size {
+            HeapSize::Exact(h) => self.grundy_of_word(h),
+            HeapSize::Huge { residue } => {
+                let (period, _, shift) = self.period.as_ref()?;
+                let mut offset = residue + shift;
+                if offset >= period.period {
+                    offset -= period.period;
+                }
+                Some(self.values[(period.preperiod + offset) as usize])
+            }
         }
-        Some(self.values[(period.preperiod + offset) as usize])
+    }
+
+    /// The Grundy value of a heap of `h` tokens: from the table, or past
+    /// it (where h > p) as g(p + (h − p) mod q).
+    #[inline(always)]
+    fn grundy_of_word(&self, h: u64) -> Option<u16> {
+        if let Some(&value) = usize::try_from(h).ok().and_then(|i| self.values.get(i)) {
+            return Some(value);
+        }
+        let (period, modulus, _) = self.period.as_ref()?;
+        let index = period.preperiod + modulus.reduce_u64(h - period.preperiod);
+        Some(self.values[index as usize])
+    }
+
+    /// The XOR and the OR of the values of the `W`-byte elements of
+    /// `bytes`, and the tally of the elements the survey needs, in one
+    /// loop without a branch per element; `None` without a proven period
+    /// (an element past the table has no value then).
+    #[inline(always)]
+    fn fold_words<const W: usize>(&self, bytes: &[u8]) -> Option<(u16, u16, BlockTally)> {
+        let (period, modulus, _) = self.period.as_ref()?;
+        let (len, p) = (self.values.len() as u64, period.preperiod);
+        let (mut sum, mut or) = (0, 0);
+        let mut tally = BlockTally::default();
+        for element in bytes.chunks_exact(W) {
+            let h = load::<W>(element);
+            // Computed for every h, used where h lies past the table
+            // (h > p there, so the wrapped difference of a small h is
+            // never used).
+            let periodic = p + modulus.reduce_u64(h.wrapping_sub(p));
+            let index = if h < len { h } else { periodic };
+            let g = self.values[index as usize];
+            sum ^= g;
+            or |= g;
+            tally.or |= h;
+            tally.zeros += u64::from(h == 0);
+            tally.ones += u64::from(h == 1);
+        }
+        Some((sum, or, tally))
     }
 }
 
@@ -216,13 +259,10 @@ impl<'s> GameSum<'s> {
         };
         self.holders.add(holder, grundy);
     }
-}
 
-impl Fold for GameSum<'_> {
+    /// Takes the value of the `index`-th heap, of `bits` bits.
     #[inline(always)]
-    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        let bits = heap.value.bit_length();
-        self.survey.record_length(index, heap.offset, bits);
+    fn take_value(&mut self, index: u64, bits: u64, heap: &Heap<'_>, at: &mut At<'_>) {
         let pos = HeapPos {
             index,
             offset: heap.offset,
@@ -233,13 +273,48 @@ impl Fold for GameSum<'_> {
         });
         let Some((size, grundy)) = value else {
             self.past_values = Some((pos, at.line(heap.offset)));
-            return Ok(());
+            return;
         };
         self.grundy_sum ^= grundy;
         if grundy & !self.holders.held != 0 {
             self.hold(pos, size, grundy, heap, at);
         }
+    }
+}
+
+impl Fold for GameSum<'_> {
+    #[inline(always)]
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let bits = heap.value.bit_length();
+        self.survey.record_length(index, heap.offset, bits);
+        self.take_value(index, bits, heap, at);
         Ok(())
+    }
+
+    /// A block of a raw array: its survey from the crate's block loops,
+    /// its values in a tight loop.
+    fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
+        let sum = match block.width {
+            1 => self.shared.fold_words::<1>(block.bytes),
+            2 => self.shared.fold_words::<2>(block.bytes),
+            4 => self.shared.fold_words::<4>(block.bytes),
+            _ => self.shared.fold_words::<8>(block.bytes),
+        };
+        match sum {
+            Some((sum, or, tally)) if or & !self.holders.held == 0 => {
+                self.grundy_sum ^= sum;
+                // The block's positions count from its range's start.
+                self.survey.merge(&raw_arrays::survey(&block, &tally));
+                Ok(())
+            }
+            _ => each_element(self, block),
+        }
+    }
+
+    /// Short hex tokens come packed where the budget allows: their
+    /// residue folds from the packed groups, faster than from the digits.
+    fn packs_tokens(&self) -> bool {
+        self.shared.pack_tokens
     }
 
     fn done(&self) -> bool {

@@ -23,6 +23,21 @@
 //! # Ok::<(), nimstream::Error>(())
 //! ```
 //!
+//! The same under a heap game other than Nim (SPEC section 8): Kayles,
+//! where heaps 3, 4, 5 have the Grundy values 3, 1, 4.
+//!
+//! ```
+//! use nimstream::{analyze_bytes, games::Game, Format, Options, Player};
+//!
+//! let options = Options { game: "kayles".parse::<Game>()?, ..Options::default() };
+//! let report = analyze_bytes(b"3 4 5\n", Format::Dec, "example", &options)?;
+//! assert_eq!((report.grundy_sum, report.winner), (Some(6), Player::First));
+//! let winning = report.game_move.expect("a winning move");
+//! // Knock one pin out of the row of 5, leaving rows of 1 and 3.
+//! assert_eq!((winning.heap, winning.take, winning.leave.len()), (2, 1, 2));
+//! # Ok::<(), nimstream::Error>(())
+//! ```
+//!
 //! The public modules:
 //!
 //! - [`report`]: the [`Report`] (serde, JSON schema 1) and [`report::human`],

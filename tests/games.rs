@@ -309,3 +309,67 @@ fn misere_with_another_game_is_a_usage_error() {
     let error = analyze_bytes(b"3\n", Format::Dec, "t", &options).unwrap_err();
     assert_eq!(error.exit_code(), 2, "{error}");
 }
+
+#[test]
+fn the_parts_a_move_leaves_on_a_long_heap_are_written_out_exactly() {
+    let reference = &references()[0];
+    let dir = tempfile::tempdir().unwrap();
+    let parts_path = dir.path().join("parts.bits");
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for round in 0..24 {
+        let long = random_heap(&mut rng, 5000) + (BigUint::from(1u8) << (4000 + round * 7));
+        let heaps = vec![
+            long,
+            BigUint::from(5u8),
+            BigUint::from(rng.random_range(0..200u32)),
+        ];
+        let format = [Format::Bits, Format::Hex, Format::Dec, Format::Nimb][round as usize % 4];
+        let bytes = encode(format, &heaps);
+        let options = Options {
+            game: reference.game.clone(),
+            inline_bits: 64,
+            move_out: Some(parts_path.clone()),
+            ..Options::default()
+        };
+        let report = match round % 2 {
+            0 => analyze_bytes(&bytes, format, "t", &options),
+            _ => analyze_reader(&mut &bytes[..], format, "-", &options),
+        }
+        .unwrap();
+        let Some(chosen) = report.game_move else {
+            let sum = heaps.iter().fold(0, |x, h| x ^ reference.grundy(h));
+            assert_eq!(sum, 0, "round {round}: no move on a won position");
+            continue;
+        };
+        let text = std::fs::read_to_string(&parts_path).unwrap();
+        let parts: Vec<BigUint> = text
+            .lines()
+            .map(|line| BigUint::parse_bytes(line.as_bytes(), 2).unwrap())
+            .collect();
+        let h = &heaps[chosen.heap as usize];
+        let total = parts.iter().fold(BigUint::from(chosen.take), |x, p| x + p);
+        assert_eq!(
+            &total, h,
+            "round {round}: the parts and the take make the heap"
+        );
+        assert!(
+            parts.windows(2).all(|w| w[0] <= w[1]),
+            "round {round}: smaller first"
+        );
+        let bit_lengths: Vec<u64> = chosen.leave.iter().map(|v| v.bit_length).collect();
+        let want: Vec<u64> = parts.iter().map(|p| p.bits()).collect();
+        assert_eq!(bit_lengths, want, "round {round}");
+        let left = parts.iter().fold(0, |x, p| x ^ reference.grundy(p));
+        assert_eq!(chosen.to_grundy, left, "round {round}");
+        let others = heaps
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i as u64 != chosen.heap)
+            .fold(0, |x, (_, h)| x ^ reference.grundy(h));
+        assert_eq!(
+            left ^ others,
+            0,
+            "round {round}: the move leaves a sum of 0"
+        );
+    }
+}

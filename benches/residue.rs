@@ -20,12 +20,24 @@
 //! is timed. The modulus is 149,459 (`octal:0.16`'s period); the cost does
 //! not depend on it.
 //!
-//! Run with `cargo bench --bench residue`. Measured on a 2-core AMD EPYC
-//! (Zen 4) VM, median of criterion's estimates, while other builds ran:
+//! Run with `cargo bench --bench residue`. Measured so on 2026-11-24 on a
+//! 2-core AMD EPYC (Zen 4) VM shared with other builds (medians; runs
+//! varied by up to a third), one thread:
 //!
-//! | case | residue | Nim's XOR | ratio |
+//! | case | residue | the Nim work | ratio |
 //! |---|---|---|---|
-//! | u64-words | see the commit message | | |
+//! | u64-words | 13.3 GB/s | XOR 35.6 GB/s | 0.37 |
+//! | bits-tokens | 10.7 GB/s | `xor_window` 23.5 GB/s | 0.45 |
+//! | hex-tokens | 7.4 GB/s | `xor_window` 4.8 GB/s | 1.56 |
+//! | hex-packed | scan + residue 9.7 GB/s | scan 17.8 GB/s | 0.54 |
+//! | bits-long | 16.5 GB/s (streamed 13.9) | `xor_window` 71.9 GB/s | 0.23 |
+//! | decimal-long | 6.5 GB/s | | |
+//!
+//! `cat FILE > /dev/null` of a 1 GiB file in the page cache took 0.09–0.13 s
+//! on that VM (8–12 GB/s; bench/RESULTS.md has 15–24 GB/s on the project's
+//! benchmark machine). A u64 heap costs about two cycles, the two
+//! multiplications of its Barrett step; long heaps about 1.5 cycles a limb
+//! for the fold, plus the digit kernel.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use nimstream::error::ParseError;

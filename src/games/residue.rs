@@ -25,10 +25,12 @@
 //! reduction lengthens the chain and was slower still). A short block
 //! costs nothing extra: r·2^(64t) for t limbs. Digits are turned into
 //! limbs by the crate's kernels (`arch::digits`, AVX2 where the CPU has
-//! it), a window of 64 limbs per call, read front to back: the short top
-//! limb first, then whole limbs in memory order, which the prefetcher
-//! follows (windows taken top-down by limb index read each window
-//! backwards and ran slower on tokens out of cache). Decimal digits are
+//! it), a window of 32 limbs per call, read front to back: the short top
+//! limb first, then whole windows in memory order (a kernel reads a
+//! window's digits from its end). Out of cache, windows of 64 limbs made
+//! `hex` tokens of 1–4,096 bits 2.5 times slower (tokens of 33–64 limbs
+//! read backwards whole) and windows of 8 or 16 made long `bits` tokens
+//! slower; 32 was within noise of the best for both. Decimal digits are
 //! read in chunks of 19 (10^19 < 2^64) with the SWAR parser of the `dec`
 //! scanner, and folded the same way with the powers of 10^19.
 //!
@@ -58,7 +60,7 @@ use crate::input::{parse8, HeapValue, PackedDigits};
 const BLOCK: usize = 32;
 
 /// Limbs converted per call of a digit kernel.
-const WINDOW: usize = 64;
+const WINDOW: usize = 32;
 
 /// Decimal digits per chunk: the most whose value always fits in a `u64`.
 const DECIMAL_CHUNK: usize = 19;

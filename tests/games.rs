@@ -373,3 +373,83 @@ fn the_parts_a_move_leaves_on_a_long_heap_are_written_out_exactly() {
         );
     }
 }
+
+/// Runs the binary; its standard output, standard error and exit status.
+fn nimstream(args: &[&str]) -> (String, String, i32) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (
+        text(out.stdout),
+        text(out.stderr),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn the_command_line_runs_each_game_command() {
+    let (json, _, status) = nimstream(&[
+        "analyze",
+        "fixtures/three-four-five.dec",
+        "--game",
+        "kayles",
+        "--json",
+    ]);
+    assert_eq!(status, 0);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        report["grundy"],
+        serde_json::json!({"preperiod": 71, "period": 12, "values_computed": 168})
+    );
+    assert_eq!(
+        (
+            report["grundy_sum"].as_u64(),
+            report["move"]["take"].as_u64()
+        ),
+        (Some(6), Some(1))
+    );
+    let (text, _, status) = nimstream(&["grundy", "sub:4,1,3", "--values", "12", "--heap", "1000"]);
+    assert_eq!(status, 0);
+    assert!(
+        text.starts_with("game      sub:1,3,4\nvalues    periodic from 0 with period 7\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("g(1000) = 2\n"), "{text}");
+    let (text, _, status) = nimstream(&["verify", "--game", "dawsons-chess", "--max-heaps", "2"]);
+    assert_eq!(status, 0, "{text}");
+    assert_eq!(
+        text,
+        "checked 183 instances of octal:0.137 (up to 2 heaps of at most 12): all agree\n"
+    );
+}
+
+#[test]
+fn the_command_line_refuses_what_it_cannot_do() {
+    let (_, error, status) = nimstream(&[
+        "analyze",
+        "fixtures/three-four-five.dec",
+        "--game",
+        "kayles",
+        "--rule",
+        "misere",
+    ]);
+    assert_eq!(status, 2, "{error}");
+    assert!(error.contains("misère"), "{error}");
+    let (_, error, status) = nimstream(&["grundy", "octal:0.9"]);
+    assert_eq!(status, 2, "{error}");
+    let (_, error, status) = nimstream(&[
+        "analyze",
+        "fixtures/three-four-five.dec",
+        "--game",
+        "octal:0.6",
+        "--max-values",
+        "4",
+    ]);
+    assert_eq!(status, 1, "{error}");
+    assert!(
+        error.contains("offset 2 (line 1, column 3): heap 1 lies past the 4 values computed"),
+        "{error}"
+    );
+}

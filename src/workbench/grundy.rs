@@ -60,7 +60,7 @@ struct TableJson<'t> {
     period: Option<u64>,
     values_computed: u64,
     seconds: f64,
-    values: &'t [u16],
+    values: Vec<u16>,
     heaps: Vec<HeapJson<'t>>,
 }
 
@@ -130,12 +130,19 @@ impl Table {
             sequence.values_computed(),
             self.seconds
         );
-        let values = &sequence.values()[..shown.min(sequence.values().len())];
-        for (row, chunk) in values.chunks(ROW).enumerate() {
+        for (row, chunk) in self.first_values(shown).chunks(ROW).enumerate() {
             let cells: Vec<String> = chunk.iter().map(|v| format!("{v:>3}")).collect();
             let _ = writeln!(out, "{:>8}: {}", row * ROW, cells.join(" "));
         }
         out
+    }
+
+    /// g(0), g(1), … g(shown − 1): past the values computed, from the
+    /// period (without one, only the values computed).
+    pub fn first_values(&self, shown: usize) -> Vec<u16> {
+        (0..shown as u64)
+            .map_while(|h| self.sequence.value(h))
+            .collect()
     }
 
     /// "periodic from 71 with period 12", or that none was proven.
@@ -162,14 +169,13 @@ impl Table {
     /// (already checked by [`Table::heap_value`]).
     pub fn json(&self, shown: usize, heaps: &[(String, u16)]) -> String {
         let period = self.sequence.period();
-        let values = self.sequence.values();
         let json = TableJson {
             game: self.sequence.game().to_string(),
             preperiod: period.map(|p| p.preperiod),
             period: period.map(|p| p.period),
             values_computed: self.sequence.values_computed(),
             seconds: self.seconds,
-            values: &values[..shown.min(values.len())],
+            values: self.first_values(shown),
             heaps: heaps
                 .iter()
                 .map(|(heap, grundy)| HeapJson {
@@ -238,5 +244,100 @@ impl Table {
         }
         root.present()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn kayles() -> Table {
+        Table::compute(&"kayles".parse().unwrap(), 1 << 16).unwrap()
+    }
+
+    #[test]
+    fn the_text_has_the_period_and_rows_of_twelve() {
+        let text = kayles().render(30);
+        assert!(
+            text.contains("values    periodic from 71 with period 12\n"),
+            "{text}"
+        );
+        assert!(text.contains("       0:   0   1   2   3   1   4   3   2   1   4   2   6\n"));
+        assert!(
+            text.ends_with("      24:   4   1   2   8   5   4\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn values_past_the_proof_come_from_the_period() {
+        let table = kayles();
+        let first = table.first_values(1000);
+        assert_eq!(first.len(), 1000);
+        assert!((71..988).all(|h| first[h] == first[h + 12]));
+    }
+
+    #[test]
+    fn a_heap_of_any_length_takes_the_value_of_its_residue() {
+        let table = kayles();
+        let heap = "9".repeat(500);
+        let h: BigUint = heap.parse().unwrap();
+        let index = 71
+            + ((&h - 71u32) % 12u32)
+                .to_u64_digits()
+                .first()
+                .copied()
+                .unwrap_or(0);
+        let want = table.sequence().values()[index as usize];
+        assert_eq!(table.heap_value(&heap).unwrap(), want);
+        assert_eq!(table.heap_value("0007").unwrap(), 2);
+        assert!(table.heap_value("12a").is_err());
+        assert!(table.heap_value("").is_err());
+    }
+
+    #[test]
+    fn a_heap_past_the_values_of_a_game_without_a_period_is_refused() {
+        let table = Table::compute(&"octal:0.6".parse().unwrap(), 500).unwrap();
+        assert!(table.sequence().period().is_none());
+        assert!(table.heap_value("499").is_ok());
+        let error = table.heap_value("500").unwrap_err().to_string();
+        assert!(error.contains("500 values computed"), "{error}");
+    }
+
+    #[test]
+    fn the_csv_has_every_value_and_the_json_the_fields_of_the_spec() {
+        let table = kayles();
+        let csv = table.csv();
+        assert!(csv.starts_with("heap,grundy\n0,0\n1,1\n2,2\n"));
+        assert_eq!(
+            csv.lines().count() as u64,
+            1 + table.sequence().values_computed()
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&table.json(3, &[("4".into(), 1)])).unwrap();
+        assert_eq!(json["game"], "octal:0.77");
+        assert_eq!(
+            (json["preperiod"].as_u64(), json["period"].as_u64()),
+            (Some(71), Some(12))
+        );
+        assert_eq!(json["values"], serde_json::json!([0, 1, 2]));
+        assert_eq!(
+            json["heaps"],
+            serde_json::json!([{"heap": "4", "grundy": 1}])
+        );
+        assert!(json["seconds"].is_number() && json["values_computed"].is_number());
+    }
+
+    #[test]
+    fn the_plot_is_an_svg_for_short_and_long_sequences() {
+        let dir = tempfile::tempdir().unwrap();
+        for game in ["kayles", "octal:0.156"] {
+            let path = dir.path().join("g.svg");
+            let table = Table::compute(&game.parse().unwrap(), 1 << 20).unwrap();
+            table.svg(&path).unwrap();
+            let svg = std::fs::read_to_string(&path).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("g(h)"), "{game}");
+        }
     }
 }

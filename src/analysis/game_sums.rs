@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::games::residue::Modulus;
 use crate::games::{HeapSize, Period, Sequence};
 use crate::input::driver::{each_element, At, Fold};
+use crate::input::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, RawBlock};
 
 /// Bits of a Grundy value (the table holds 2-byte values).
@@ -65,12 +66,18 @@ impl<'s> GameShared<'s> {
     /// A heap's size as the value sequence takes it: exact up to 64 bits,
     /// else its residue modulo the period (`None` with no proven period:
     /// such a heap lies past every computed value).
+    /// `pages` releases the pages of a long heap in a map as it is read.
     #[inline(always)]
-    pub fn size(&self, value: &HeapValue<'_>, bits: u64) -> Option<HeapSize> {
+    pub fn size(
+        &self,
+        value: &HeapValue<'_>,
+        bits: u64,
+        pages: PageReleaser<'_>,
+    ) -> Option<HeapSize> {
         match bits <= 64 {
             true => Some(HeapSize::Exact(value.limb(0))),
             false => Some(HeapSize::Huge {
-                residue: self.period.as_ref()?.1.of_heap(value),
+                residue: self.period.as_ref()?.1.of_heap_releasing(value, pages),
             }),
         }
     }
@@ -267,10 +274,13 @@ impl<'s> GameSum<'s> {
             index,
             offset: heap.offset,
         };
-        let value = self.shared.size(&heap.value, bits).and_then(|size| {
-            let grundy = self.shared.grundy(size)?;
-            Some((size, grundy))
-        });
+        let value = self
+            .shared
+            .size(&heap.value, bits, at.pages)
+            .and_then(|size| {
+                let grundy = self.shared.grundy(size)?;
+                Some((size, grundy))
+            });
         let Some((size, grundy)) = value else {
             self.past_values = Some((pos, at.line(heap.offset)));
             return;

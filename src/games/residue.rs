@@ -54,7 +54,9 @@ mod tests;
 pub use subtraction::{BorrowLimbs, SmallSubtraction};
 
 use crate::arch::digits;
+use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use crate::input::{parse8, HeapValue, PackedDigits};
+use std::convert::Infallible;
 
 /// Limbs (or decimal chunks) summed per reduction of the block fold.
 const BLOCK: usize = 32;
@@ -162,6 +164,42 @@ impl Modulus {
             HeapValue::Word(word) => self.of_word(*word),
             digits => self.of_digit_heap(digits),
         }
+    }
+
+    /// [`Modulus::of_heap`] for a heap that may lie in a memory map:
+    /// a long one is read a step at a time from the top, each step's
+    /// pages released behind it (`pages`), so that a heap of gigabytes
+    /// keeps the resident size bounded; each step's residue joins the
+    /// rest's as r·2^(64n) + r_step.
+    pub fn of_heap_releasing(&self, value: &HeapValue<'_>, pages: PageReleaser<'_>) -> u64 {
+        let limbs = value.bit_length().div_ceil(64);
+        if value.limb_bytes(0..limbs).len() < RELEASE_STEP_BYTES {
+            return self.of_heap(value);
+        }
+        let mut residue = 0;
+        let stepped = pages.in_steps(value, 0..limbs, |range| {
+            let step = value
+                .limb_slice(range.clone())
+                .expect("a value of digits or bytes");
+            let shifted = self.reduce_u64(residue * self.two_to_64_to_the(range.end - range.start));
+            residue = self.reduce_u64(shifted + self.of_heap(&step));
+            Ok::<(), Infallible>(())
+        });
+        stepped.unwrap_or_else(|never| match never {});
+        residue
+    }
+
+    /// 2^(64n) mod q, by squaring.
+    fn two_to_64_to_the(&self, mut n: u64) -> u64 {
+        let (mut result, mut base) = (self.reduce_u64(1), self.limb_powers[1]);
+        while n > 0 {
+            if n & 1 == 1 {
+                result = self.reduce_u64(result * base);
+            }
+            base = self.reduce_u64(base * base);
+            n >>= 1;
+        }
+        result
     }
 
     /// The residue of a heap given as digits, bytes or limbs.

@@ -200,6 +200,19 @@ impl<'a> HeapValue<'a> {
         }
     }
 
+    /// The limbs `limbs` of a value read from digits or bytes, as a value
+    /// of the same encoding (leading zeros included); `None` for a value
+    /// held as a number.
+    pub(crate) fn limb_slice(&self, limbs: std::ops::Range<u64>) -> Option<HeapValue<'a>> {
+        let bytes = self.limb_bytes(limbs);
+        match self {
+            HeapValue::Binary(_) => Some(HeapValue::Binary(bytes)),
+            HeapValue::Hex(_) => Some(HeapValue::Hex(bytes)),
+            HeapValue::LeBytes(_) => Some(HeapValue::LeBytes(bytes)),
+            HeapValue::Word(_) | HeapValue::Limbs(_) | HeapValue::Packed(_) => None,
+        }
+    }
+
     /// The input bytes that hold limbs `limbs` (empty for values held as
     /// numbers), so that a pass can release them once it has read them.
     pub(crate) fn limb_bytes(&self, limbs: std::ops::Range<u64>) -> &'a [u8] {

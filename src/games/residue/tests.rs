@@ -454,3 +454,25 @@ fn borrow_limbs_pushed_in_any_order_match_the_heap_read() {
         assert_eq!(read.bit_length(), binary.len() as u64);
     }
 }
+
+#[test]
+fn a_heap_read_in_steps_has_the_residue_of_the_whole() {
+    use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let digits: Vec<u8> = (0..2 * RELEASE_STEP_BYTES + 777)
+        .map(|i| match i {
+            0 => b'1',
+            _ => b'0' + rng.random_range(0..2u8),
+        })
+        .collect();
+    for q in [1, 12, 34, 149_459, (1 << 32) - 5] {
+        let modulus = Modulus::new(q).unwrap();
+        for value in [HeapValue::Binary(&digits), HeapValue::Hex(&digits)] {
+            assert_eq!(
+                modulus.of_heap_releasing(&value, PageReleaser::NONE),
+                modulus.of_heap(&value),
+                "q = {q}"
+            );
+        }
+    }
+}

@@ -9,26 +9,35 @@
 use super::budget::Shape;
 use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
 use super::game_sums::{GamePass, GameShared, GameSum, Holder};
-use super::rules::Player;
+use super::rules::{Player, Rule};
 use super::Options;
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, SmallSubtraction};
-use crate::games::{first_option, FoundLeave, HeapSize, PartSize, Sequence};
+use crate::games::{first_option, FoundLeave, Game, HeapSize, PartSize, Sequence};
 use crate::input::driver::{self, Reads};
 use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::output::BitsFile;
 use crate::working_memory::MemoryMeter;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Analyzes `input`, read as `format`, as a sum of heaps of the game whose
-/// values `sequence` holds.
+/// Analyzes `input`, read as `format`, as a sum of heaps of the game of
+/// `options` (normal play only).
 pub fn analyze_game(
     input: &mut Input<'_>,
     format: Format,
     options: &Options,
-    sequence: &Sequence,
 ) -> Result<Facts, Error> {
+    if options.rule == Rule::Misere {
+        return Err(Error::Usage(format!(
+            "--rule misere is for Nim only: misère play of {} is a different theory \
+             (misère quotients), not this tool's",
+            options.game
+        )));
+    }
+    let sequence = sequence_of(&options.game, options.max_values)?;
+    let sequence = sequence.as_ref();
     let shape = Shape {
         len: input.size(),
         format,
@@ -90,6 +99,23 @@ pub fn analyze_game(
         }),
         stats: cost,
     })
+}
+
+/// The value sequence of `game` computed up to `max_values`: the last one
+/// asked for is kept, so that many analyses under one game in a process
+/// (`verify --game`, a library user's loop) compute it once. A table is 2
+/// bytes a value (about 1 MB for `octal:0.16`).
+fn sequence_of(game: &Game, max_values: u64) -> Result<Arc<Sequence>, Error> {
+    static LAST: Mutex<Option<(u64, Arc<Sequence>)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((max, sequence)) = &*last {
+        if *max == max_values && sequence.game() == game {
+            return Ok(Arc::clone(sequence));
+        }
+    }
+    let sequence = Arc::new(Sequence::compute(game, max_values)?);
+    *last = Some((max_values, Arc::clone(&sequence)));
+    Ok(sequence)
 }
 
 /// The error for a heap past the computed values of a game with no

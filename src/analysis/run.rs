@@ -20,7 +20,7 @@ use super::streamed_values::TopDownValue;
 use super::windows::{self, WindowXor};
 use super::Options;
 use crate::error::Error;
-use crate::games::{Game, Sequence};
+use crate::games::Game;
 use crate::input::driver::{self, Fold, Folded, Reread};
 use crate::input::page_release::PageReleaser;
 use crate::input::source::Input;
@@ -28,39 +28,13 @@ use crate::input::{Format, HeapPos, HeapValue, LongToken};
 use crate::nimsum::{bit_length, highest_bit};
 use crate::output::BitsFile;
 use crate::working_memory::MemoryMeter;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-/// The value sequence of `game` computed up to `max_values`: the last one
-/// asked for is kept, so that many analyses under one game in a process
-/// (`verify --game`, a library user's loop) compute it once. A table is 2
-/// bytes a value (about 1 MB for `octal:0.16`).
-fn sequence_of(game: &Game, max_values: u64) -> Result<Arc<Sequence>, Error> {
-    static LAST: Mutex<Option<(u64, Arc<Sequence>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((max, sequence)) = &*last {
-        if *max == max_values && sequence.game() == game {
-            return Ok(Arc::clone(sequence));
-        }
-    }
-    let sequence = Arc::new(Sequence::compute(game, max_values)?);
-    *last = Some((max_values, Arc::clone(&sequence)));
-    Ok(sequence)
-}
 
 /// Analyzes `input`, read as `format`, under the game and rule of
 /// `options`.
 pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Result<Facts, Error> {
     if options.game != Game::Nim {
-        if options.rule == rules::Rule::Misere {
-            return Err(Error::Usage(format!(
-                "--rule misere is for Nim only: misère play of {} is a different theory \
-                 (misère quotients), not this tool's",
-                options.game
-            )));
-        }
-        let sequence = sequence_of(&options.game, options.max_values)?;
-        return analyze_game(input, format, options, &sequence);
+        return analyze_game(input, format, options);
     }
     let shape = Shape {
         len: input.size(),

@@ -19,6 +19,7 @@ use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::output::BitsFile;
 use crate::working_memory::MemoryMeter;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -58,7 +59,8 @@ pub fn analyze_game(
     let shared = GameShared::new(sequence, &plan, stream);
     let folded = driver::run(input, format, &reads, || GameSum::new(&shared))?;
     cost.count_pass(&folded);
-    let pass = folded.fold.finish();
+    let mut pass = folded.fold.finish();
+    let no_lf = std::mem::take(&mut pass.long_tokens).in_order();
     if let Some((pos, line)) = pass.past_values {
         let message = past_values_message(pos.index, sequence);
         // A stream counts lines, not columns: its error gives the offset.
@@ -78,7 +80,7 @@ pub fn analyze_game(
     };
     let winning_move = match options.decide {
         true => None,
-        false => mover.winning_move(&pass, sequence)?,
+        false => mover.winning_move(&pass, sequence, &no_lf)?,
     };
     input.check_unchanged()?;
     cost.working_memory_bytes = meter.peak_bytes();
@@ -141,10 +143,12 @@ struct Mover<'a, 'i> {
 impl<'a> Mover<'a, '_> {
     /// The first option (SPEC section 8's order) of the first heap whose
     /// value holds the Grundy sum's msb, that leaves a sum of 0.
+    /// `no_lf`: byte ranges known to hold no line feed, in file order.
     fn winning_move(
         &mut self,
         pass: &GamePass,
         sequence: &Sequence,
+        no_lf: &[Range<u64>],
     ) -> Result<Option<GameMoveFacts>, Error> {
         let sum = pass.grundy_sum;
         if sum == 0 {
@@ -163,7 +167,7 @@ impl<'a> Mover<'a, '_> {
         })?;
         let line = match holder.line {
             Some(line) => Some(line),
-            None => self.line_of(holder.pos.offset)?,
+            None => self.line_of(holder.pos.offset, no_lf)?,
         };
         let (from, leave) = self.write_out(holder, &parts(&found.leave))?;
         Ok(Some(GameMoveFacts {
@@ -242,14 +246,14 @@ impl<'a> Mover<'a, '_> {
         Ok(read.heap.value)
     }
 
-    /// The line of `offset`, for a text format.
-    fn line_of(&mut self, offset: u64) -> Result<Option<u64>, Error> {
+    /// The line of `offset`, for a text format, not reading `no_lf`.
+    fn line_of(&mut self, offset: u64, no_lf: &[Range<u64>]) -> Result<Option<u64>, Error> {
         if !self.format.is_text() {
             return Ok(None);
         }
         let found = self
             .input
-            .lines_to(offset, &[], &mut self.cost.bytes_scanned)?;
+            .lines_to(offset, no_lf, &mut self.cost.bytes_scanned)?;
         Ok(found.map(|(line, _)| line))
     }
 }

@@ -25,6 +25,7 @@ use crate::games::{HeapSize, Period, Sequence};
 use crate::input::driver::{each_element, At, Fold};
 use crate::input::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, RawBlock};
+use std::ops::Range;
 
 /// Bits of a Grundy value (the table holds 2-byte values).
 pub const VALUE_BITS: usize = 16;
@@ -198,6 +199,38 @@ impl Holders {
     }
 }
 
+/// The longest tokens a pass notes, whose bytes hold no line feed: the
+/// move's line is counted without reading them.
+const LONG_TOKENS: usize = 16;
+
+/// The byte ranges of the [`LONG_TOKENS`] longest tokens of more than 64
+/// bits, which the line count of the move's heap can skip.
+#[derive(Debug, Default)]
+pub struct LongTokens {
+    ranges: Vec<Range<u64>>,
+}
+
+impl LongTokens {
+    /// Notes the `len` digits of a token at `offset`.
+    fn note(&mut self, offset: u64, len: u64) {
+        let shortest = self.ranges.iter().map(|r| r.end - r.start).min();
+        match (self.ranges.len() < LONG_TOKENS, shortest) {
+            (true, _) => self.ranges.push(offset..offset + len),
+            (false, Some(short)) if len > short => {
+                let at = self.ranges.iter().position(|r| r.end - r.start == short);
+                self.ranges[at.expect("the shortest is there")] = offset..offset + len;
+            }
+            _ => {}
+        }
+    }
+
+    /// The ranges, in file order.
+    pub fn in_order(mut self) -> Vec<Range<u64>> {
+        self.ranges.sort_by_key(|r| r.start);
+        self.ranges
+    }
+}
+
 /// The fold of one range.
 pub struct GameSum<'s> {
     shared: &'s GameShared<'s>,
@@ -206,6 +239,7 @@ pub struct GameSum<'s> {
     holders: Holders,
     /// The first heap past the computed values, where the pass stopped.
     past_values: Option<(HeapPos, Option<u64>)>,
+    long_tokens: LongTokens,
 }
 
 /// What the pass found.
@@ -219,6 +253,8 @@ pub struct GamePass {
     pub holders: Holders,
     /// The first heap past the computed values (and its line on a stream).
     pub past_values: Option<(HeapPos, Option<u64>)>,
+    /// The longest tokens, which hold no line feed.
+    pub long_tokens: LongTokens,
 }
 
 impl<'s> GameSum<'s> {
@@ -230,6 +266,7 @@ impl<'s> GameSum<'s> {
             grundy_sum: 0,
             holders: Holders::default(),
             past_values: None,
+            long_tokens: LongTokens::default(),
         }
     }
 
@@ -240,6 +277,7 @@ impl<'s> GameSum<'s> {
             grundy_sum: self.grundy_sum,
             holders: self.holders,
             past_values: self.past_values,
+            long_tokens: self.long_tokens,
         }
     }
 
@@ -265,6 +303,17 @@ impl<'s> GameSum<'s> {
             limbs: keep.then(|| heap.value.to_limbs()),
         };
         self.holders.add(holder, grundy);
+    }
+
+    /// Notes the digits of a long token: they hold no line feed. (A token
+    /// read in pieces comes as limbs: its digits are not noted.)
+    #[cold]
+    fn note_digits(&mut self, heap: &Heap<'_>) {
+        let limbs = heap.value.bit_length().div_ceil(64);
+        let digits = heap.value.limb_bytes(0..limbs).len() as u64;
+        if digits > 0 {
+            self.long_tokens.note(heap.offset, digits);
+        }
     }
 
     /// Takes the value of the `index`-th heap, of `bits` bits.
@@ -298,6 +347,9 @@ impl Fold for GameSum<'_> {
         let bits = heap.value.bit_length();
         self.survey.record_length(index, heap.offset, bits);
         self.take_value(index, bits, heap, at);
+        if bits > 64 {
+            self.note_digits(heap);
+        }
         Ok(())
     }
 
@@ -341,6 +393,9 @@ impl Fold for GameSum<'_> {
         }
         self.survey.merge_after(&later.survey, heaps_before);
         self.grundy_sum ^= later.grundy_sum;
+        for range in later.long_tokens.ranges {
+            self.long_tokens.note(range.start, range.end - range.start);
+        }
         self.past_values = later.past_values.map(|(pos, line)| (shift(pos), line));
         let bits: Vec<u16> = (0..later.holders.heaps.len())
             .map(|place| later.holders.bits_of(place))
@@ -350,5 +405,24 @@ impl Fold for GameSum<'_> {
             self.holders.add(holder, bits);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longest_tokens_are_kept_in_file_order() {
+        let mut tokens = LongTokens::default();
+        // Tokens of lengths 1..=20 at offsets 100·k, in a shuffled order.
+        for k in [
+            7u64, 19, 3, 12, 1, 20, 5, 16, 9, 14, 2, 18, 11, 6, 15, 4, 13, 8, 17, 10,
+        ] {
+            tokens.note(100 * k, k);
+        }
+        let kept = tokens.in_order();
+        let want: Vec<Range<u64>> = (5..=20).map(|k| 100 * k..100 * k + k).collect();
+        assert_eq!(kept, want);
     }
 }

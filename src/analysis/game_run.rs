@@ -37,6 +37,13 @@ pub fn analyze_game(
             options.game
         )));
     }
+    if options.nim_sum_out.is_some() {
+        return Err(Error::Usage(format!(
+            "--nim-sum-out is for Nim: under {} the sum is of Grundy values, \
+             and the report holds it (grundy_sum)",
+            options.game
+        )));
+    }
     let sequence = sequence_of(&options.game, options.max_values)?;
     let sequence = sequence.as_ref();
     let shape = Shape {

@@ -15,6 +15,8 @@
 //!   little-endian bytes, and whole windows of them (AVX2).
 //! * [`columns`]: per-bit-position counts of raw arrays with Harley–Seal
 //!   carry-save adders (the portable loop recompiled with AVX2; AVX-512).
+//! * [`grundy_words`]: the Grundy values of raw arrays' elements, from a
+//!   table or modulo its period, XORed (AVX2, AVX-512).
 //!
 //! # Dispatch
 //!
@@ -42,6 +44,7 @@
 //! [`hex_pack`]: crate::arch::hex_pack
 //! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
+//! [`grundy_words`]: crate::arch::grundy_words
 //! [`cpu`]: crate::arch::cpu
 //! [`SIMD_ENV`]: crate::arch::SIMD_ENV
 //! [`simd_cap_from_env`]: crate::arch::simd_cap_from_env
@@ -49,6 +52,7 @@
 
 pub mod columns;
 pub mod digits;
+pub mod grundy_words;
 pub mod hex_pack;
 pub mod token_end;
 

@@ -1,0 +1,229 @@
+//! The AVX-512 loop: eight elements a step, one per 64-bit lane, each
+//! reduced modulo the period with 32×32→64-bit products (`vpmuludq`) and
+//! its value gathered from the table (`vpgatherqd`).
+//!
+//! The zero and one counts are taken from the compare masks with `popcnt`
+//! on the scalar ports, which leaves the vector ports to the reduction.
+
+use super::{fold_portable, BlockValues, WordValues};
+use crate::arch::columns::BlockTally;
+use std::arch::x86_64::*;
+
+/// How a step reduces modulo q, chosen once per call.
+const MASK: u8 = 0;
+/// 32-bit Barrett: elements narrower than 8 bytes, below 2^32.
+const NARROW: u8 = 1;
+/// 64-bit Barrett from 32-bit pieces.
+const WIDE: u8 = 2;
+
+/// The constants of the reduction modulo q, one per lane.
+struct Reduction {
+    preperiod: __m512i,
+    period: __m512i,
+    twice_period: __m512i,
+    /// q − 1: the residue of a power-of-two period.
+    mask: __m512i,
+    /// The low and the high 32 bits of ⌊(2^64 − 1)/q⌋.
+    reciprocal_low: __m512i,
+    reciprocal_high: __m512i,
+    /// ⌊(2^32 − 1)/q⌋.
+    reciprocal_32: __m512i,
+    low_32: __m512i,
+}
+
+impl Reduction {
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new(table: &WordValues<'_>) -> Reduction {
+        let splat = |x: u64| _mm512_set1_epi64(x as i64);
+        Reduction {
+            preperiod: splat(table.preperiod),
+            period: splat(table.period),
+            twice_period: splat(2 * table.period),
+            mask: splat(table.period.wrapping_sub(1)),
+            reciprocal_low: splat(table.reciprocal & 0xFFFF_FFFF),
+            reciprocal_high: splat(table.reciprocal >> 32),
+            reciprocal_32: splat(table.reciprocal_32),
+            low_32: splat(0xFFFF_FFFF),
+        }
+    }
+
+    /// (h − p) mod q in every lane, by the reduction `KIND` (for `W`-byte
+    /// elements).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn residue<const KIND: u8>(&self, h: __m512i) -> __m512i {
+        let x = _mm512_sub_epi64(h, self.preperiod);
+        match KIND {
+            MASK => _mm512_and_si512(x, self.mask),
+            // h − p only matters where h > p, and is then below 2^32.
+            NARROW => self.reduce_narrow(_mm512_and_si512(x, self.low_32)),
+            _ => self.reduce_wide(x),
+        }
+    }
+
+    /// x mod q for x < 2^32 and q < 2^32: the 32-bit Barrett estimate
+    /// ⌊x·⌊(2^32 − 1)/q⌋ / 2^32⌋ is at most one short, so one correction.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn reduce_narrow(&self, x: __m512i) -> __m512i {
+        let estimate = _mm512_srli_epi64::<32>(_mm512_mul_epu32(x, self.reciprocal_32));
+        let rest = _mm512_sub_epi64(x, _mm512_mul_epu32(estimate, self.period));
+        _mm512_min_epu64(rest, _mm512_sub_epi64(rest, self.period))
+    }
+
+    /// x mod q for any 64-bit x and q < 2^32 (see the module
+    /// documentation): the estimate leaves out the low pieces' product and
+    /// the carries, so it may be two short more than the exact one, and
+    /// the rest is below 4q.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn reduce_wide(&self, x: __m512i) -> __m512i {
+        let x_high = _mm512_srli_epi64::<32>(x);
+        let high_high = _mm512_mul_epu32(x_high, self.reciprocal_high);
+        let high_low = _mm512_mul_epu32(x_high, self.reciprocal_low);
+        let low_high = _mm512_mul_epu32(x, self.reciprocal_high);
+        let estimate = _mm512_add_epi64(
+            high_high,
+            _mm512_add_epi64(
+                _mm512_srli_epi64::<32>(high_low),
+                _mm512_srli_epi64::<32>(low_high),
+            ),
+        );
+        // The low 64 bits of estimate·q, from the estimate's two halves.
+        let estimate_high = _mm512_srli_epi64::<32>(estimate);
+        let product = _mm512_add_epi64(
+            _mm512_mul_epu32(estimate, self.period),
+            _mm512_slli_epi64::<32>(_mm512_mul_epu32(estimate_high, self.period)),
+        );
+        let rest = _mm512_sub_epi64(x, product);
+        let rest = _mm512_min_epu64(rest, _mm512_sub_epi64(rest, self.twice_period));
+        _mm512_min_epu64(rest, _mm512_sub_epi64(rest, self.period))
+    }
+}
+
+/// The reduction a loop over `W`-byte elements uses for the period of
+/// `table`.
+fn kind<const W: usize>(table: &WordValues<'_>) -> u8 {
+    if table.period_is_power_of_two() {
+        MASK
+    } else if W < 8 {
+        NARROW
+    } else {
+        WIDE
+    }
+}
+
+/// The values and tally of the `W`-byte elements of `bytes`.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+    match kind::<W>(table) {
+        MASK => fold_by::<W, MASK>(bytes, table),
+        NARROW => fold_by::<W, NARROW>(bytes, table),
+        _ => fold_by::<W, WIDE>(bytes, table),
+    }
+}
+
+/// The loop with the reduction `KIND`; the elements after the last whole
+/// step go to the portable loop.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+    let reduction = Reduction::new(table);
+    let (len, last) = (table.values.len(), table.values[table.values.len() - 1]);
+    let preperiod = reduction.preperiod;
+    let len_lanes = _mm512_set1_epi64(len as i64);
+    // The last index whose 32-bit gather stays inside the table, and the
+    // value the lanes past it take instead.
+    let last_readable = _mm512_set1_epi64(len as i64 - 1);
+    let last_value = _mm256_set1_epi32(i32::from(last));
+    let base = table.values.as_ptr().cast::<i32>();
+    let (mut xor, mut or) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    let mut heaps_or = _mm512_setzero_si512();
+    let (mut zeros, mut ones) = (0u64, 0u64);
+    let steps = bytes.chunks_exact(8 * W);
+    let rest = steps.remainder();
+    for step in steps {
+        let h = load::<W>(step);
+        let residue = reduction.residue::<KIND>(h);
+        let inside = _mm512_cmplt_epu64_mask(h, len_lanes);
+        let index = _mm512_mask_blend_epi64(inside, _mm512_add_epi64(residue, preperiod), h);
+        let readable = _mm512_cmplt_epu64_mask(index, last_readable);
+        // SAFETY: every index is below the table's length: h where h is
+        // inside the table, else p + r with r < q and p + q ≤ len
+        // (`WordValues::new`). A lane reads the 4 bytes at 2·index only
+        // where index < len − 1, so inside the table; the others take
+        // the last value from `last_value`.
+        let g = unsafe { _mm512_mask_i64gather_epi32::<2>(last_value, readable, index, base) };
+        xor = _mm256_xor_si256(xor, g);
+        or = _mm256_or_si256(or, g);
+        heaps_or = _mm512_or_si512(heaps_or, h);
+        zeros += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_setzero_si512()).count_ones());
+        ones += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_set1_epi64(1)).count_ones());
+    }
+    let block = BlockValues {
+        // The gathered words hold the next value in their high half.
+        xor: (fold_lanes(xor, |a, b| a ^ b) & 0xFFFF) as u16,
+        or: (fold_lanes(or, |a, b| a | b) & 0xFFFF) as u16,
+        tally: BlockTally {
+            or: _mm512_reduce_or_epi64(heaps_or) as u64,
+            zeros,
+            ones,
+        },
+    };
+    block.merge(fold_portable(rest, W, table))
+}
+
+/// x mod q in each lane of `x` (below 2^(8·width)), by the reduction the
+/// loop uses for `width`-byte elements: for the tests.
+#[cfg(test)]
+#[target_feature(enable = "avx512f")]
+pub(super) fn residues(x: [u64; 8], width: usize, table: &WordValues<'_>) -> [u64; 8] {
+    let reduction = Reduction::new(table);
+    // SAFETY: `x` is 64 bytes, read unaligned.
+    let h = _mm512_add_epi64(
+        unsafe { _mm512_loadu_si512(x.as_ptr().cast()) },
+        reduction.preperiod,
+    );
+    let kind = match width {
+        8 => kind::<8>(table),
+        _ => kind::<4>(table),
+    };
+    let residue = match kind {
+        MASK => reduction.residue::<MASK>(h),
+        NARROW => reduction.residue::<NARROW>(h),
+        _ => reduction.residue::<WIDE>(h),
+    };
+    let mut lanes = [0u64; 8];
+    // SAFETY: `lanes` is 64 bytes, written unaligned.
+    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), residue) };
+    lanes
+}
+
+/// The eight `W`-byte elements at the start of `step`, one per lane.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load<const W: usize>(step: &[u8]) -> __m512i {
+    assert!(step.len() >= 8 * W);
+    let at = step.as_ptr();
+    // SAFETY: `step` holds at least 8·W bytes (checked above), and each
+    // load reads exactly 8·W bytes, unaligned.
+    unsafe {
+        match W {
+            1 => _mm512_cvtepu8_epi64(_mm_loadl_epi64(at.cast())),
+            2 => _mm512_cvtepu16_epi64(_mm_loadu_si128(at.cast())),
+            4 => _mm512_cvtepu32_epi64(_mm256_loadu_si256(at.cast())),
+            _ => _mm512_loadu_si512(at.cast()),
+        }
+    }
+}
+
+/// The eight 32-bit lanes of `v` folded with `f`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fold_lanes(v: __m256i, f: impl Fn(u32, u32) -> u32) -> u32 {
+    let mut lanes = [0u32; 8];
+    // SAFETY: `lanes` is 32 bytes, written unaligned.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+    lanes.into_iter().fold(0, f)
+}

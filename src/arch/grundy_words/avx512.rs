@@ -114,31 +114,107 @@ fn kind<const W: usize>(table: &WordValues<'_>) -> u8 {
     }
 }
 
+/// The longest period whose values a permute picks from two registers.
+const PERMUTED_PERIOD: u64 = 64;
+
+/// The 16-bit lanes that hold a 64-bit lane's low word.
+const LOW_WORDS: __mmask32 = 0x1111_1111;
+
 /// The values and tally of the `W`-byte elements of `bytes`.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
 pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
-    match kind::<W>(table) {
-        MASK => fold_by::<W, MASK>(bytes, table),
-        NARROW => fold_by::<W, NARROW>(bytes, table),
-        _ => fold_by::<W, WIDE>(bytes, table),
+    // Elements of 8 bytes mostly lie past the table, and a short period's
+    // values fit in two registers; narrower ones are often inside it.
+    let permute = W == 8 && table.period <= PERMUTED_PERIOD;
+    match (kind::<W>(table), permute) {
+        (MASK, false) => fold_by::<W, MASK, false>(bytes, table),
+        (MASK, true) => fold_by::<W, MASK, true>(bytes, table),
+        (NARROW, _) => fold_by::<W, NARROW, false>(bytes, table),
+        (_, false) => fold_by::<W, WIDE, false>(bytes, table),
+        (_, true) => fold_by::<W, WIDE, true>(bytes, table),
     }
 }
 
-/// The loop with the reduction `KIND`; the elements after the last whole
-/// step go to the portable loop.
+/// What the lanes need to look values up in the table.
+struct Lookup {
+    preperiod: __m512i,
+    len: __m512i,
+    /// The last index whose 32-bit gather stays inside the table.
+    last_readable: __m512i,
+    /// The table's last value, for the lanes that may not read it.
+    last_value: __m256i,
+    base: *const i32,
+}
+
+impl Lookup {
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new(table: &WordValues<'_>) -> Lookup {
+        let len = table.values.len();
+        Lookup {
+            preperiod: _mm512_set1_epi64(table.preperiod as i64),
+            len: _mm512_set1_epi64(len as i64),
+            last_readable: _mm512_set1_epi64(len as i64 - 1),
+            last_value: _mm256_set1_epi32(i32::from(table.values[len - 1])),
+            base: table.values.as_ptr().cast(),
+        }
+    }
+
+    /// The values of the heaps `h` with residues `residue`, gathered, in
+    /// the low 16 bits of eight 32-bit lanes zero-extended to 512 bits.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn gather(&self, h: __m512i, residue: __m512i) -> __m512i {
+        let inside = _mm512_cmplt_epu64_mask(h, self.len);
+        let periodic = _mm512_add_epi64(residue, self.preperiod);
+        let index = _mm512_mask_blend_epi64(inside, periodic, h);
+        let readable = _mm512_cmplt_epu64_mask(index, self.last_readable);
+        // SAFETY: every index is below the table's length: h where h is
+        // inside the table, else p + r with r < q and p + q ≤ len
+        // (`WordValues::new`). A lane reads the 4 bytes at 2·index only
+        // where index < len − 1, so inside the table; the others take
+        // the last value from `last_value`.
+        let g = unsafe {
+            _mm512_mask_i64gather_epi32::<2>(self.last_value, readable, index, self.base)
+        };
+        _mm512_zextsi256_si512(g)
+    }
+}
+
+/// The values of one period, p to p + q − 1, in 16-bit lanes of two
+/// registers, for a period of at most [`PERMUTED_PERIOD`].
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn period_values(table: &WordValues<'_>) -> [__m512i; 2] {
+    let mut words = [0u16; PERMUTED_PERIOD as usize];
+    let p = table.preperiod as usize;
+    let q = (table.period as usize).min(words.len());
+    words[..q].copy_from_slice(&table.values[p..p + q]);
+    // SAFETY: `words` is 128 bytes, read unaligned in two halves.
+    unsafe {
+        [
+            _mm512_loadu_si512(words.as_ptr().cast()),
+            _mm512_loadu_si512(words[32..].as_ptr().cast()),
+        ]
+    }
+}
+
+/// The loop with the reduction `KIND`, the values by a permute of the
+/// period's values (`PERMUTE`, where no element of the step lies inside
+/// the table) or a gather; the elements after the last whole step go to
+/// the portable loop.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
+    bytes: &[u8],
+    table: &WordValues<'_>,
+) -> BlockValues {
     let reduction = Reduction::new(table);
-    let (len, last) = (table.values.len(), table.values[table.values.len() - 1]);
-    let preperiod = reduction.preperiod;
-    let len_lanes = _mm512_set1_epi64(len as i64);
-    // The last index whose 32-bit gather stays inside the table, and the
-    // value the lanes past it take instead.
-    let last_readable = _mm512_set1_epi64(len as i64 - 1);
-    let last_value = _mm256_set1_epi32(i32::from(last));
-    let base = table.values.as_ptr().cast::<i32>();
-    let (mut xor, mut or) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    let lookup = Lookup::new(table);
+    let [low_values, high_values] = period_values(table);
+    // The values, one per 32-bit lane or per 64-bit lane, in the low 16
+    // bits (the gather's next 16 bits hold the next value).
+    let (mut xor, mut or) = (_mm512_setzero_si512(), _mm512_setzero_si512());
     let mut heaps_or = _mm512_setzero_si512();
     let (mut zeros, mut ones) = (0u64, 0u64);
     let steps = bytes.chunks_exact(8 * W);
@@ -146,23 +222,20 @@ fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>)
     for step in steps {
         let h = load::<W>(step);
         let residue = reduction.residue::<KIND>(h);
-        let inside = _mm512_cmplt_epu64_mask(h, len_lanes);
-        let index = _mm512_mask_blend_epi64(inside, _mm512_add_epi64(residue, preperiod), h);
-        let readable = _mm512_cmplt_epu64_mask(index, last_readable);
-        // SAFETY: every index is below the table's length: h where h is
-        // inside the table, else p + r with r < q and p + q ≤ len
-        // (`WordValues::new`). A lane reads the 4 bytes at 2·index only
-        // where index < len − 1, so inside the table; the others take
-        // the last value from `last_value`.
-        let g = unsafe { _mm512_mask_i64gather_epi32::<2>(last_value, readable, index, base) };
-        xor = _mm256_xor_si256(xor, g);
-        or = _mm256_or_si256(or, g);
+        let g = if PERMUTE && _mm512_cmplt_epu64_mask(h, lookup.len) == 0 {
+            // Residues below 64 pick a 16-bit lane of the two registers;
+            // the other words of each 64-bit lane are zeroed.
+            _mm512_maskz_permutex2var_epi16(LOW_WORDS, low_values, residue, high_values)
+        } else {
+            lookup.gather(h, residue)
+        };
+        xor = _mm512_xor_si512(xor, g);
+        or = _mm512_or_si512(or, g);
         heaps_or = _mm512_or_si512(heaps_or, h);
         zeros += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_setzero_si512()).count_ones());
         ones += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_set1_epi64(1)).count_ones());
     }
     let block = BlockValues {
-        // The gathered words hold the next value in their high half.
         xor: (fold_lanes(xor, |a, b| a ^ b) & 0xFFFF) as u16,
         or: (fold_lanes(or, |a, b| a | b) & 0xFFFF) as u16,
         tally: BlockTally {
@@ -218,12 +291,12 @@ fn load<const W: usize>(step: &[u8]) -> __m512i {
     }
 }
 
-/// The eight 32-bit lanes of `v` folded with `f`.
+/// The sixteen 32-bit lanes of `v` folded with `f`.
 #[inline]
-#[target_feature(enable = "avx2")]
-fn fold_lanes(v: __m256i, f: impl Fn(u32, u32) -> u32) -> u32 {
-    let mut lanes = [0u32; 8];
-    // SAFETY: `lanes` is 32 bytes, written unaligned.
-    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+#[target_feature(enable = "avx512f")]
+fn fold_lanes(v: __m512i, f: impl Fn(u32, u32) -> u32) -> u32 {
+    let mut lanes = [0u32; 16];
+    // SAFETY: `lanes` is 64 bytes, written unaligned.
+    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), v) };
     lanes.into_iter().fold(0, f)
 }

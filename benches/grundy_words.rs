@@ -39,7 +39,7 @@ fn builds() -> Vec<(&'static str, Fold)> {
                 unsafe { grundy_words::fold_avx2(bytes, width, table) }
             }));
         }
-        if cpu.avx512 {
+        if cpu.avx512_ifma {
             builds.push(("avx512", |bytes, width, table| {
                 // SAFETY: this build is listed only when the CPU has what
                 // `fold_avx512` needs.

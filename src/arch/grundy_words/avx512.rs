@@ -1,6 +1,14 @@
 //! The AVX-512 loop: eight elements a step, one per 64-bit lane, each
-//! reduced modulo the period with 32×32→64-bit products (`vpmuludq`) and
-//! its value gathered from the table (`vpgatherqd`).
+//! reduced modulo the period with IFMA's 52-bit products
+//! (`vpmadd52luq`, `vpmadd52huq`): an element's top 16 bits are folded
+//! into its low 48 with 2^48 mod q, and the sum, below 2^49, takes a
+//! 52-bit Barrett estimate and one correction (three products in all,
+//! against five 32-bit ones and two corrections without IFMA).
+//!
+//! A period of at most 64 values is held in two registers and a step's
+//! values are permuted out of them (`vpermi2w`) unless some element of
+//! the step lies inside the table; otherwise they are gathered
+//! (`vpgatherqd`), which costs about as much as the reduction.
 //!
 //! The zero and one counts are taken from the compare masks with `popcnt`
 //! on the scalar ports, which leaves the vector ports to the reduction.
@@ -11,24 +19,23 @@ use std::arch::x86_64::*;
 
 /// How a step reduces modulo q, chosen once per call.
 const MASK: u8 = 0;
-/// 32-bit Barrett: elements narrower than 8 bytes, below 2^32.
+/// Elements narrower than 8 bytes, below 2^32: Barrett at once.
 const NARROW: u8 = 1;
-/// 64-bit Barrett from 32-bit pieces.
+/// Elements of 64 bits: their top 16 bits folded in first.
 const WIDE: u8 = 2;
 
 /// The constants of the reduction modulo q, one per lane.
 struct Reduction {
     preperiod: __m512i,
     period: __m512i,
-    twice_period: __m512i,
     /// q − 1: the residue of a power-of-two period.
     mask: __m512i,
-    /// The low and the high 32 bits of ⌊(2^64 − 1)/q⌋.
-    reciprocal_low: __m512i,
-    reciprocal_high: __m512i,
-    /// ⌊(2^32 − 1)/q⌋.
-    reciprocal_32: __m512i,
+    /// ⌊2^52/q⌋.
+    reciprocal_52: __m512i,
+    /// 2^48 mod q.
+    two_to_48: __m512i,
     low_32: __m512i,
+    low_48: __m512i,
 }
 
 impl Reduction {
@@ -39,65 +46,47 @@ impl Reduction {
         Reduction {
             preperiod: splat(table.preperiod),
             period: splat(table.period),
-            twice_period: splat(2 * table.period),
             mask: splat(table.period.wrapping_sub(1)),
-            reciprocal_low: splat(table.reciprocal & 0xFFFF_FFFF),
-            reciprocal_high: splat(table.reciprocal >> 32),
-            reciprocal_32: splat(table.reciprocal_32),
+            reciprocal_52: splat(table.reciprocal_52),
+            two_to_48: splat(table.two_to_48),
             low_32: splat(0xFFFF_FFFF),
+            low_48: splat((1 << 48) - 1),
         }
     }
 
-    /// (h − p) mod q in every lane, by the reduction `KIND` (for `W`-byte
-    /// elements).
+    /// (h − p) mod q in every lane, by the reduction `KIND`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512ifma")]
     fn residue<const KIND: u8>(&self, h: __m512i) -> __m512i {
         let x = _mm512_sub_epi64(h, self.preperiod);
         match KIND {
             MASK => _mm512_and_si512(x, self.mask),
             // h − p only matters where h > p, and is then below 2^32.
-            NARROW => self.reduce_narrow(_mm512_and_si512(x, self.low_32)),
-            _ => self.reduce_wide(x),
+            NARROW => self.reduce_52(_mm512_and_si512(x, self.low_32)),
+            _ => self.reduce_52(self.fold_top(x)),
         }
     }
 
-    /// x mod q for x < 2^32 and q < 2^32: the 32-bit Barrett estimate
-    /// ⌊x·⌊(2^32 − 1)/q⌋ / 2^32⌋ is at most one short, so one correction.
+    /// A number below 2^49 congruent to x modulo q: x's low 48 bits plus
+    /// its top 16 bits times 2^48 mod q (below 2^48, so the 52-bit
+    /// product is exact).
     #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn reduce_narrow(&self, x: __m512i) -> __m512i {
-        let estimate = _mm512_srli_epi64::<32>(_mm512_mul_epu32(x, self.reciprocal_32));
-        let rest = _mm512_sub_epi64(x, _mm512_mul_epu32(estimate, self.period));
-        _mm512_min_epu64(rest, _mm512_sub_epi64(rest, self.period))
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn fold_top(&self, x: __m512i) -> __m512i {
+        let top = _mm512_srli_epi64::<48>(x);
+        _mm512_madd52lo_epu64(_mm512_and_si512(x, self.low_48), top, self.two_to_48)
     }
 
-    /// x mod q for any 64-bit x and q < 2^32 (see the module
-    /// documentation): the estimate leaves out the low pieces' product and
-    /// the carries, so it may be two short more than the exact one, and
-    /// the rest is below 4q.
+    /// s mod q for s < 2^49 and 3 ≤ q < 2^32: the estimate
+    /// ⌊s·⌊2^52/q⌋ / 2^52⌋ falls short of s/q by less than 1 + s/2^52, so
+    /// it is at most one short and one correction follows; estimate·q ≤ s
+    /// is exact in 52 bits.
     #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn reduce_wide(&self, x: __m512i) -> __m512i {
-        let x_high = _mm512_srli_epi64::<32>(x);
-        let high_high = _mm512_mul_epu32(x_high, self.reciprocal_high);
-        let high_low = _mm512_mul_epu32(x_high, self.reciprocal_low);
-        let low_high = _mm512_mul_epu32(x, self.reciprocal_high);
-        let estimate = _mm512_add_epi64(
-            high_high,
-            _mm512_add_epi64(
-                _mm512_srli_epi64::<32>(high_low),
-                _mm512_srli_epi64::<32>(low_high),
-            ),
-        );
-        // The low 64 bits of estimate·q, from the estimate's two halves.
-        let estimate_high = _mm512_srli_epi64::<32>(estimate);
-        let product = _mm512_add_epi64(
-            _mm512_mul_epu32(estimate, self.period),
-            _mm512_slli_epi64::<32>(_mm512_mul_epu32(estimate_high, self.period)),
-        );
-        let rest = _mm512_sub_epi64(x, product);
-        let rest = _mm512_min_epu64(rest, _mm512_sub_epi64(rest, self.twice_period));
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    fn reduce_52(&self, s: __m512i) -> __m512i {
+        let zero = _mm512_setzero_si512();
+        let estimate = _mm512_madd52hi_epu64(zero, s, self.reciprocal_52);
+        let rest = _mm512_sub_epi64(s, _mm512_madd52lo_epu64(zero, estimate, self.period));
         _mm512_min_epu64(rest, _mm512_sub_epi64(rest, self.period))
     }
 }
@@ -121,7 +110,7 @@ const PERMUTED_PERIOD: u64 = 64;
 const LOW_WORDS: __mmask32 = 0x1111_1111;
 
 /// The values and tally of the `W`-byte elements of `bytes`.
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
 pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
     // Elements of 8 bytes mostly lie past the table, and a short period's
     // values fit in two registers; narrower ones are often inside it.
@@ -204,7 +193,7 @@ fn period_values(table: &WordValues<'_>) -> [__m512i; 2] {
 /// the table) or a gather; the elements after the last whole step go to
 /// the portable loop.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
 fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
     bytes: &[u8],
     table: &WordValues<'_>,
@@ -250,7 +239,7 @@ fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
 /// x mod q in each lane of `x` (below 2^(8·width)), by the reduction the
 /// loop uses for `width`-byte elements: for the tests.
 #[cfg(test)]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512ifma")]
 pub(super) fn residues(x: [u64; 8], width: usize, table: &WordValues<'_>) -> [u64; 8] {
     let reduction = Reduction::new(table);
     // SAFETY: `x` is 64 bytes, read unaligned.

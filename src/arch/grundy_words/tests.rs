@@ -20,7 +20,7 @@ fn builds() -> Vec<(&'static str, Fold)> {
                 unsafe { fold_avx2(bytes, width, table) }
             }));
         }
-        if cpu.avx512 {
+        if cpu.avx512_ifma {
             builds.push(("avx512", |bytes, width, table| {
                 // SAFETY: this build is listed only when the CPU has
                 // what `fold_avx512` needs.
@@ -187,8 +187,8 @@ fn vector_residues(
         // SAFETY: the CPU has AVX2.
         found.push(("avx2", unsafe { avx2::residues(x, width, table) }));
     }
-    if cpu.avx512 {
-        // SAFETY: the CPU has AVX-512 F.
+    if cpu.avx512_ifma {
+        // SAFETY: the CPU has AVX-512 F and IFMA.
         found.push(("avx512", unsafe { avx512::residues(x, width, table) }));
     }
     found

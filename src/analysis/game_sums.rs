@@ -18,7 +18,7 @@
 use super::budget::Plan;
 use super::raw_arrays;
 use super::survey::Survey;
-use crate::arch::columns::{load, BlockTally};
+use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::Modulus;
 use crate::games::{HeapSize, Period, Sequence};
@@ -38,6 +38,10 @@ pub struct GameShared<'s> {
     /// residue r of a heap h ≥ p gives its value's index p + (r + that)
     /// mod q, with no division.
     period: Option<(Period, Modulus, u64)>,
+    /// The values and the period as the raw arrays' loop takes them (with
+    /// a proven period: without one, an element past the table has no
+    /// value).
+    words: Option<WordValues<'s>>,
     /// Whether the input is a stream: the holders keep their limbs.
     stream: bool,
     /// The longest heap a holder keeps on a stream, in bits.
@@ -55,9 +59,13 @@ impl<'s> GameShared<'s> {
             let shift = (period.period - period.preperiod % period.period) % period.period;
             Some((period, modulus, shift))
         });
+        let words = period.as_ref().and_then(|(period, _, _)| {
+            WordValues::new(sequence.values(), period.preperiod, period.period)
+        });
         GameShared {
             values: sequence.values(),
             period,
+            words,
             stream,
             keep_bits: plan.window_bits,
             pack_tokens: plan.one_pass && !stream,
@@ -110,33 +118,6 @@ impl<'s> GameShared<'s> {
         let (period, modulus, _) = self.period.as_ref()?;
         let index = period.preperiod + modulus.reduce_u64(h - period.preperiod);
         Some(self.values[index as usize])
-    }
-
-    /// The XOR and the OR of the values of the `W`-byte elements of
-    /// `bytes`, and the tally of the elements the survey needs, in one
-    /// loop without a branch per element; `None` without a proven period
-    /// (an element past the table has no value then).
-    #[inline(always)]
-    fn fold_words<const W: usize>(&self, bytes: &[u8]) -> Option<(u16, u16, BlockTally)> {
-        let (period, modulus, _) = self.period.as_ref()?;
-        let (len, p) = (self.values.len() as u64, period.preperiod);
-        let (mut sum, mut or) = (0, 0);
-        let mut tally = BlockTally::default();
-        for element in bytes.chunks_exact(W) {
-            let h = load::<W>(element);
-            // Computed for every h, used where h lies past the table
-            // (h > p there, so the wrapped difference of a small h is
-            // never used).
-            let periodic = p + modulus.reduce_u64(h.wrapping_sub(p));
-            let index = if h < len { h } else { periodic };
-            let g = self.values[index as usize];
-            sum ^= g;
-            or |= g;
-            tally.or |= h;
-            tally.zeros += u64::from(h == 0);
-            tally.ones += u64::from(h == 1);
-        }
-        Some((sum, or, tally))
     }
 }
 
@@ -354,19 +335,19 @@ impl Fold for GameSum<'_> {
     }
 
     /// A block of a raw array: its survey from the crate's block loops,
-    /// its values in a tight loop.
+    /// its values in one loop without a branch per element
+    /// ([`grundy_words::fold`], vectorised where the CPU allows). Element
+    /// by element only where a value holds a bit no heap held yet, or with
+    /// no proven period.
     fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
-        let sum = match block.width {
-            1 => self.shared.fold_words::<1>(block.bytes),
-            2 => self.shared.fold_words::<2>(block.bytes),
-            4 => self.shared.fold_words::<4>(block.bytes),
-            _ => self.shared.fold_words::<8>(block.bytes),
-        };
-        match sum {
-            Some((sum, or, tally)) if or & !self.holders.held == 0 => {
-                self.grundy_sum ^= sum;
+        let words = self.shared.words.as_ref();
+        let values = words.map(|table| grundy_words::fold(block.bytes, block.width, table));
+        match values {
+            Some(values) if values.or & !self.holders.held == 0 => {
+                self.grundy_sum ^= values.xor;
                 // The block's positions count from its range's start.
-                self.survey.merge(&raw_arrays::survey(&block, &tally));
+                self.survey
+                    .merge(&raw_arrays::survey(&block, &values.tally));
                 Ok(())
             }
             _ => each_element(self, block),

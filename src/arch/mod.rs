@@ -15,6 +15,8 @@
 //!   little-endian bytes, and whole windows of them (AVX2).
 //! * [`columns`]: per-bit-position counts of raw arrays with Harley–Seal
 //!   carry-save adders (the portable loop recompiled with AVX2; AVX-512).
+//! * [`grundy_words`]: the Grundy values of raw arrays' elements, from a
+//!   table or modulo its period, XORed (AVX2, AVX-512 IFMA).
 //!
 //! # Dispatch
 //!
@@ -42,6 +44,7 @@
 //! [`hex_pack`]: crate::arch::hex_pack
 //! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
+//! [`grundy_words`]: crate::arch::grundy_words
 //! [`cpu`]: crate::arch::cpu
 //! [`SIMD_ENV`]: crate::arch::SIMD_ENV
 //! [`simd_cap_from_env`]: crate::arch::simd_cap_from_env
@@ -49,6 +52,7 @@
 
 pub mod columns;
 pub mod digits;
+pub mod grundy_words;
 pub mod hex_pack;
 pub mod token_end;
 
@@ -110,6 +114,9 @@ pub struct Cpu {
     /// AVX-512 F and BW with VBMI (byte permutes): what the hex packer
     /// needs.
     pub avx512_vbmi: bool,
+    /// AVX-512 F and BW with POPCNT and IFMA (52-bit multiplies): what the
+    /// Grundy values' reduction needs.
+    pub avx512_ifma: bool,
 }
 
 impl Cpu {
@@ -118,6 +125,7 @@ impl Cpu {
         avx2: false,
         avx512: false,
         avx512_vbmi: false,
+        avx512_ifma: false,
     };
 
     /// What this CPU has, whatever the cap: for the tests and benchmarks
@@ -131,6 +139,7 @@ impl Cpu {
                 avx2: has!("avx2"),
                 avx512: avx512_base && has!("popcnt"),
                 avx512_vbmi: avx512_base && has!("avx512vbmi"),
+                avx512_ifma: avx512_base && has!("popcnt") && has!("avx512ifma"),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -144,6 +153,7 @@ impl Cpu {
             avx2: self.avx2 && cap >= SimdCap::Avx2,
             avx512: self.avx512 && cap >= SimdCap::Avx512,
             avx512_vbmi: self.avx512_vbmi && cap >= SimdCap::Avx512,
+            avx512_ifma: self.avx512_ifma && cap >= SimdCap::Avx512,
         }
     }
 }
@@ -163,12 +173,13 @@ pub fn cpu() -> Cpu {
 mod tests {
     use super::*;
 
-    /// Every combination of the three features.
+    /// Every combination of the four features.
     fn every_cpu() -> impl Iterator<Item = Cpu> {
-        (0..8).map(|bits: u8| Cpu {
+        (0..16).map(|bits: u8| Cpu {
             avx2: bits & 1 != 0,
             avx512: bits & 2 != 0,
             avx512_vbmi: bits & 4 != 0,
+            avx512_ifma: bits & 8 != 0,
         })
     }
 
@@ -183,6 +194,10 @@ mod tests {
                 assert!(!used.avx512 || detected.avx512, "{detected:?} {cap:?}");
                 assert!(
                     !used.avx512_vbmi || detected.avx512_vbmi,
+                    "{detected:?} {cap:?}"
+                );
+                assert!(
+                    !used.avx512_ifma || detected.avx512_ifma,
                     "{detected:?} {cap:?}"
                 );
             }

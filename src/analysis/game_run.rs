@@ -30,20 +30,7 @@ pub fn analyze_game(
     format: Format,
     options: &Options,
 ) -> Result<Facts, Error> {
-    if options.rule == Rule::Misere {
-        return Err(Error::Usage(format!(
-            "--rule misere is for Nim only: misère play of {} is a different theory \
-             (misère quotients), not this tool's",
-            options.game
-        )));
-    }
-    if options.nim_sum_out.is_some() {
-        return Err(Error::Usage(format!(
-            "--nim-sum-out is for Nim: under {} the sum is of Grundy values, \
-             and the report holds it (grundy_sum)",
-            options.game
-        )));
-    }
+    refuse_nim_only(options)?;
     let sequence = sequence_of(&options.game, options.max_values)?;
     let sequence = sequence.as_ref();
     let shape = Shape {
@@ -68,10 +55,8 @@ pub fn analyze_game(
     cost.count_pass(&folded);
     let mut pass = folded.fold.finish();
     let no_lf = std::mem::take(&mut pass.long_tokens).in_order();
-    if let Some((pos, line)) = pass.past_values {
+    if let Some(pos) = pass.past_values {
         let message = past_values_message(pos.index, sequence);
-        // A stream counts lines, not columns: its error gives the offset.
-        let _ = line;
         return Err(input.error_at(format, pos.offset, message, None));
     }
     let winner = match pass.grundy_sum {
@@ -108,6 +93,25 @@ pub fn analyze_game(
         }),
         stats: cost,
     })
+}
+
+/// Refuses what only Nim has: misère play (of these games a different
+/// theory, misère quotients) and `--nim-sum-out`.
+fn refuse_nim_only(options: &Options) -> Result<(), Error> {
+    let game = &options.game;
+    if options.rule == Rule::Misere {
+        return Err(Error::Usage(format!(
+            "--rule misere is for Nim only: misère play of {game} is a different theory \
+             (misère quotients), not this tool's"
+        )));
+    }
+    if options.nim_sum_out.is_some() {
+        return Err(Error::Usage(format!(
+            "--nim-sum-out is for Nim: under {game} the sum is of Grundy values, \
+             and the report holds it (grundy_sum)"
+        )));
+    }
+    Ok(())
 }
 
 /// The value sequence of `game` computed up to `max_values`: the last one

@@ -219,7 +219,7 @@ pub struct GameSum<'s> {
     grundy_sum: u16,
     holders: Holders,
     /// The first heap past the computed values, where the pass stopped.
-    past_values: Option<(HeapPos, Option<u64>)>,
+    past_values: Option<HeapPos>,
     long_tokens: LongTokens,
 }
 
@@ -232,8 +232,8 @@ pub struct GamePass {
     pub grundy_sum: u16,
     /// The first holder of each bit.
     pub holders: Holders,
-    /// The first heap past the computed values (and its line on a stream).
-    pub past_values: Option<(HeapPos, Option<u64>)>,
+    /// The first heap past the computed values.
+    pub past_values: Option<HeapPos>,
     /// The longest tokens, which hold no line feed.
     pub long_tokens: LongTokens,
 }
@@ -312,7 +312,7 @@ impl<'s> GameSum<'s> {
                 Some((size, grundy))
             });
         let Some((size, grundy)) = value else {
-            self.past_values = Some((pos, at.line(heap.offset)));
+            self.past_values = Some(pos);
             return;
         };
         self.grundy_sum ^= grundy;
@@ -377,7 +377,7 @@ impl Fold for GameSum<'_> {
         for range in later.long_tokens.ranges {
             self.long_tokens.note(range.start, range.end - range.start);
         }
-        self.past_values = later.past_values.map(|(pos, line)| (shift(pos), line));
+        self.past_values = later.past_values.map(shift);
         let bits: Vec<u16> = (0..later.holders.heaps.len())
             .map(|place| later.holders.bits_of(place))
             .collect();

@@ -453,3 +453,40 @@ fn the_command_line_refuses_what_it_cannot_do() {
         "{error}"
     );
 }
+
+#[test]
+fn a_stream_under_log_reports_a_move_on_a_heap_longer_than_its_window() {
+    let reference = &references()[0];
+    let mut rng = ChaCha8Rng::seed_from_u64(18);
+    let mut moves = 0;
+    for round in 0..16 {
+        let long = random_heap(&mut rng, 64) + (BigUint::from(1u8) << (20_000 + round));
+        let heaps = vec![long, BigUint::from(rng.random_range(0..100u32))];
+        let bytes = encode(Format::Bits, &heaps);
+        let options = Options {
+            game: reference.game.clone(),
+            memory: MemoryBudget::Log,
+            ..Options::default()
+        };
+        let streamed = analyze_reader(&mut &bytes[..], Format::Bits, "t", &options).unwrap();
+        let from_file = analyze_bytes(&bytes, Format::Bits, "t", &options).unwrap();
+        let facts = |report: &Report| {
+            let mut json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+            json.as_object_mut().unwrap().remove("stats");
+            json
+        };
+        assert_eq!(facts(&streamed), facts(&from_file), "round {round}");
+        let sum = heaps.iter().fold(0, |x, h| x ^ reference.grundy(h));
+        assert_eq!(from_file.grundy_sum, Some(sum), "round {round}");
+        if let Some(chosen) = from_file.game_move.as_ref().filter(|m| m.heap == 0) {
+            let lengths: Vec<u64> = chosen.leave.iter().map(|v| v.bit_length).collect();
+            let h = &heaps[chosen.heap as usize];
+            assert!(
+                lengths.iter().any(|&bits| bits + 1 >= h.bits()),
+                "round {round}"
+            );
+        }
+        moves += usize::from(streamed.game_move.is_some());
+    }
+    assert!(moves > 4, "the rounds play moves ({moves})");
+}

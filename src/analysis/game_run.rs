@@ -219,19 +219,37 @@ impl<'a> Mover<'a, '_> {
                 let leave = parts.iter().map(|&part| word(part, inline)).collect();
                 (word(h, inline), leave)
             }
-            HeapSize::Huge { .. } => {
-                let x = self.heap_value(holder)?;
-                let leave = parts
-                    .iter()
-                    .map(|&part| huge_part(&x, part, file.as_mut(), inline))
-                    .collect::<Result<Vec<Number>, Error>>()?;
-                (Number::of_heap(&x, inline), leave)
+            // A part h − s then has at least bits − 1 bits: past the
+            // inline bits too, so its length is all the report needs.
+            HeapSize::Huge { .. } if file.is_none() && holder.bits > inline.max(64) + 2 => {
+                match (&holder.limbs, &holder.borrow) {
+                    (None, Some(borrow)) => lengths_only(borrow, holder.bits, parts, inline),
+                    _ => self.numbers_of_heap(holder, parts, None)?,
+                }
             }
+            HeapSize::Huge { .. } => self.numbers_of_heap(holder, parts, file.as_mut())?,
         };
         if let Some(file) = file {
             file.commit()?;
         }
         Ok(numbers)
+    }
+
+    /// The heap's value and the parts left, from the heap's digits, the
+    /// parts also written to `file`.
+    fn numbers_of_heap(
+        &mut self,
+        holder: &Holder,
+        parts: &[PartSize],
+        mut file: Option<&mut BitsFile>,
+    ) -> Result<(Number, Vec<Number>), Error> {
+        let inline = self.options.inline_bits;
+        let x = self.heap_value(holder)?;
+        let leave = parts
+            .iter()
+            .map(|&part| huge_part(&x, part, file.as_deref_mut(), inline))
+            .collect::<Result<Vec<Number>, Error>>()?;
+        Ok((Number::of_heap(&x, inline), leave))
     }
 
     /// The value of a heap of more than 64 bits: kept by the pass (a
@@ -286,6 +304,28 @@ fn exact(h: u64, part: PartSize) -> u64 {
         PartSize::Exact(size) => size,
         PartSize::HeapMinus(s) => h - s,
     }
+}
+
+/// The heap's value and the parts left by their bit lengths alone, from
+/// what a stream kept of a heap of `bits` bits, too long to write out: a
+/// small part exactly, the rest (h − s) by its length.
+fn lengths_only(
+    borrow: &BorrowLimbs,
+    bits: u64,
+    parts: &[PartSize],
+    inline_bits: u64,
+) -> (Number, Vec<Number>) {
+    let leave = parts
+        .iter()
+        .map(|&part| match part {
+            PartSize::Exact(a) => word(a, inline_bits),
+            PartSize::HeapMinus(s) => {
+                let rest = SmallSubtraction::new(borrow, s).expect("a part is not negative");
+                Number::long(rest.bit_length())
+            }
+        })
+        .collect();
+    (Number::long(bits), leave)
 }
 
 /// A number of at most 64 bits.

@@ -20,7 +20,7 @@ use super::raw_arrays;
 use super::survey::Survey;
 use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
-use crate::games::residue::Modulus;
+use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Period, Sequence};
 use crate::input::driver::{each_element, At, Fold};
 use crate::input::page_release::PageReleaser;
@@ -137,6 +137,10 @@ pub struct Holder {
     /// Its limbs, kept on a stream for a heap of more than 64 bits (`None`
     /// when it was longer than the stream's window).
     pub limbs: Option<Vec<u64>>,
+    /// What subtracting a few tokens needs of it (its low limbs and top),
+    /// kept on a stream where its limbs are not: enough for the report's
+    /// bit lengths without `--move-out`.
+    pub borrow: Option<BorrowLimbs>,
 }
 
 /// The holders of a range: distinct heaps, and which holds each bit.
@@ -282,6 +286,8 @@ impl<'s> GameSum<'s> {
             grundy,
             bits,
             limbs: keep.then(|| heap.value.to_limbs()),
+            borrow: (self.shared.stream && !keep && bits > 64)
+                .then(|| BorrowLimbs::of_heap(&heap.value)),
         };
         self.holders.add(holder, grundy);
     }

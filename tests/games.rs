@@ -490,3 +490,69 @@ fn a_stream_under_log_reports_a_move_on_a_heap_longer_than_its_window() {
     }
     assert!(moves > 4, "the rounds play moves ({moves})");
 }
+
+#[test]
+fn tokens_read_in_pieces_from_a_file_match_the_same_bytes_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(128);
+    for reference in references().iter().take(3) {
+        for format in [Format::Bits, Format::Hex] {
+            // Tokens longer than a read (128 KiB), one of them all but 60
+            // bits leading zeros, between short ones.
+            let long = |rng: &mut ChaCha8Rng, bits: u64| {
+                random_heap(rng, bits) | (BigUint::from(1u8) << bits)
+            };
+            let heaps = vec![
+                long(&mut rng, 1_500_000),
+                BigUint::from(rng.random_range(0..1000u32)),
+                long(&mut rng, 2_000_003),
+                long(&mut rng, 600_001),
+            ];
+            let mut bytes = encode(format, &heaps);
+            let (zeros, last) = match format {
+                Format::Hex => (300_000, 0x101u32),
+                _ => (1_200_000, 0b101),
+            };
+            bytes.extend(std::iter::repeat_n(b'0', zeros));
+            bytes.extend_from_slice(b"101\n");
+            let path = dir.path().join("long");
+            std::fs::write(&path, &bytes).unwrap();
+            for no_mmap in [false, true] {
+                let options = Options {
+                    game: reference.game.clone(),
+                    format: Some(format),
+                    threads: 2,
+                    no_mmap,
+                    inline_bits: 64,
+                    ..Options::default()
+                };
+                let facts = |report: Report| {
+                    let mut json: serde_json::Value =
+                        serde_json::from_str(&report.to_json()).unwrap();
+                    let object = json.as_object_mut().unwrap();
+                    object.remove("stats");
+                    object.remove("input");
+                    json
+                };
+                let in_memory = analyze_bytes(&bytes, format, "t", &options).unwrap();
+                let sum = heaps
+                    .iter()
+                    .chain([&BigUint::from(last)])
+                    .fold(0, |x, h| x ^ reference.grundy(h));
+                assert_eq!(
+                    in_memory.grundy_sum,
+                    Some(sum),
+                    "{} {format}",
+                    reference.name
+                );
+                let from_file = nimstream::analyze_path(&path, &options).unwrap();
+                assert_eq!(
+                    facts(from_file),
+                    facts(in_memory),
+                    "{} {format} no_mmap {no_mmap}",
+                    reference.name
+                );
+            }
+        }
+    }
+}

@@ -3,8 +3,10 @@
 //! first heap whose value holds the Grundy sum's msb.
 //!
 //! The pass reads as the budget's first pass does, except that a token
-//! longer than a read is read where it lies (from the map) rather than
-//! packed: its residue needs its digits once, not a copy of them.
+//! longer than a read is never packed whole: its residue needs each digit
+//! once, so its groups are folded as the reads bring them
+//! ([`crate::input::driver::Fold::long_groups`]), and with no period to
+//! fold them by it is read where it lies (it has no value then anyway).
 
 use super::budget::Shape;
 use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};

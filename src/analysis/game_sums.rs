@@ -4,8 +4,9 @@
 //!
 //! A heap of at most 64 bits takes its value from the table (or the
 //! period); a longer one from its residue modulo the period, computed as
-//! its digits go by ([`crate::games::residue::Modulus`]), so a heap of any
-//! length costs O(1) state. The fold keeps the first heap holding each bit
+//! its digits go by ([`crate::games::residue::Modulus`]): in place, a
+//! step at a time, or, for a token read in pieces, group by group as the
+//! reads bring them. A heap of any length costs O(1) state. The fold keeps the first heap holding each bit
 //! of the values (at most 16, values being below 2^16): whatever the sum
 //! turns out to be, the move's heap, the first whose value has the sum's
 //! msb, is among them. On a stream, which cannot be read again, the
@@ -24,8 +25,13 @@ use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Period, Sequence};
 use crate::input::driver::{each_element, At, Fold};
 use crate::input::page_release::PageReleaser;
-use crate::input::{Heap, HeapPos, HeapValue, RawBlock};
+use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock};
 use std::ops::Range;
+
+/// The bit length of a word.
+fn bit_length(word: u64) -> u64 {
+    u64::from(64 - word.leading_zeros())
+}
 
 /// Bits of a Grundy value (the table holds 2-byte values).
 pub const VALUE_BITS: usize = 16;
@@ -225,6 +231,18 @@ pub struct GameSum<'s> {
     /// The first heap past the computed values, where the pass stopped.
     past_values: Option<HeapPos>,
     long_tokens: LongTokens,
+    /// The token being read in pieces, its groups folded as they come.
+    reading: LongResidue,
+}
+
+/// What a fold keeps of a long token whose groups it takes as they are
+/// read: the residue so far, the bit length so far, and the last whole
+/// group (the value itself, when it turns out to be short).
+#[derive(Clone, Copy, Debug, Default)]
+struct LongResidue {
+    residue: u64,
+    bits: u64,
+    last_group: u64,
 }
 
 /// What the pass found.
@@ -252,6 +270,7 @@ impl<'s> GameSum<'s> {
             holders: Holders::default(),
             past_values: None,
             long_tokens: LongTokens::default(),
+            reading: LongResidue::default(),
         }
     }
 
@@ -326,6 +345,17 @@ impl<'s> GameSum<'s> {
             self.hold(pos, size, grundy, heap, at);
         }
     }
+
+    /// The modulus of the proven period (a fold drains long tokens only
+    /// when there is one).
+    fn modulus(&self) -> &Modulus {
+        &self
+            .shared
+            .period
+            .as_ref()
+            .expect("tokens drained under a period")
+            .1
+    }
 }
 
 impl Fold for GameSum<'_> {
@@ -358,6 +388,73 @@ impl Fold for GameSum<'_> {
             }
             _ => each_element(self, block),
         }
+    }
+
+    /// A long token's value needs only its residue: its groups are
+    /// folded as they are read, when there is a period to fold them by.
+    fn drains_long_tokens(&self) -> bool {
+        self.shared.period.is_some()
+    }
+
+    fn long_groups(&mut self, groups: &[u64]) {
+        let reading = &mut self.reading;
+        reading.residue = self.shared.period.as_ref().map_or(0, |(_, modulus, _)| {
+            modulus.fold_groups(reading.residue, groups)
+        });
+        for &group in groups {
+            reading.bits = match reading.bits {
+                0 => bit_length(group),
+                bits => bits + 64,
+            };
+        }
+        if let Some(&last) = groups.last() {
+            reading.last_group = last;
+        }
+    }
+
+    fn long_tail(&mut self, index: u64, tail: LongTail) -> Result<(), Error> {
+        let reading = std::mem::take(&mut self.reading);
+        let bits = match reading.bits {
+            0 => bit_length(tail.last),
+            bits => bits + u64::from(tail.last_bits),
+        };
+        self.survey.record_length(index, tail.offset, bits);
+        let pos = HeapPos {
+            index,
+            offset: tail.offset,
+        };
+        let size = match bits <= 64 {
+            // The value is the last whole group and the tail's digits.
+            true => HeapSize::Exact(match tail.last_bits {
+                0 => reading.last_group,
+                shift => reading.last_group << shift | tail.last,
+            }),
+            false => HeapSize::Huge {
+                residue: self
+                    .modulus()
+                    .fold_bits(reading.residue, tail.last, tail.last_bits),
+            },
+        };
+        let Some(grundy) = self.shared.grundy(size) else {
+            self.past_values = Some(pos);
+            return Ok(());
+        };
+        self.grundy_sum ^= grundy;
+        let holder = Holder {
+            pos,
+            line: None,
+            size,
+            grundy,
+            bits,
+            limbs: None,
+            borrow: None,
+        };
+        self.holders.add(holder, grundy);
+        if bits > 64 {
+            self.long_tokens
+                .note(tail.offset, tail.digits.end - tail.offset);
+        }
+        Ok(())
     }
 
     /// Short hex tokens come packed where the budget allows: their

@@ -204,6 +204,29 @@ impl Modulus {
         result
     }
 
+    /// (residue·2^(64n) + the number the n `groups` spell, most
+    /// significant first) mod q: the Horner step over the packed groups of
+    /// a digit string, in reading order.
+    pub fn fold_groups(&self, residue: u64, groups: &[u64]) -> u64 {
+        groups.chunks(BLOCK).fold(residue, |r, chunk| {
+            let mut block = [0u64; BLOCK];
+            for (slot, &group) in block.iter_mut().zip(chunk.iter().rev()) {
+                *slot = group;
+            }
+            self.fold_block(r, &block[..chunk.len()], &self.limb_powers)
+        })
+    }
+
+    /// (residue·2^bits + value) mod q, for a value of at most `bits` ≤ 64
+    /// bits: the Horner step over a short last group.
+    pub fn fold_bits(&self, residue: u64, value: u64, bits: u32) -> u64 {
+        let power = match bits {
+            64 => self.limb_powers[1],
+            _ => self.reduce_u64(1 << bits),
+        };
+        self.reduce_u64(self.reduce_u64(residue * power) + self.reduce_u64(value))
+    }
+
     /// The residue of a heap given as digits, bytes or limbs.
     fn of_digit_heap(&self, value: &HeapValue<'_>) -> u64 {
         match value {

@@ -52,6 +52,21 @@ pub struct LongHeap {
     bits: u64,
 }
 
+/// The end of a long token whose whole groups went, as it was read, to a
+/// fold that drains them ([`LongToken::drain_into`]): where it is, and
+/// its last, partial group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LongTail {
+    /// The token's first byte.
+    pub offset: u64,
+    /// Where its digits are (after a `0x` prefix, leading zeros included).
+    pub digits: Range<u64>,
+    /// The value of the digits after the last whole group.
+    pub last: u64,
+    /// Their bits (0 when the digits ended with a whole group).
+    pub last_bits: u32,
+}
+
 impl LongHeap {
     /// The value's bit length.
     pub fn bit_length(&self) -> u64 {
@@ -203,6 +218,36 @@ impl LongToken {
         self.pack(&piece[..end]);
         self.next += end as u64;
         Ok((end < piece.len()).then_some(end))
+    }
+
+    /// Hands the whole groups packed so far to `take`, in reading order,
+    /// and forgets them: a fold that needs each digit once keeps no copy
+    /// of the token.
+    pub fn drain_into(&mut self, take: impl FnOnce(&[u64])) {
+        take(&self.groups);
+        self.groups.clear();
+    }
+
+    /// The token, once it has ended, its whole groups drained
+    /// ([`LongToken::drain_into`]); gives back its buffer, for the next.
+    pub fn finish_drained(self) -> (LongTail, Vec<u64>) {
+        debug_assert!(
+            self.groups.is_empty(),
+            "whole groups are drained before the end"
+        );
+        let group_bits = 64 / digits_per_limb(self.format) as u32;
+        let partial = &self.partial[..self.partial_len];
+        let last = match self.format {
+            Format::Hex => digits::parse_hex(partial),
+            _ => digits::parse_binary(partial),
+        };
+        let tail = LongTail {
+            offset: self.offset,
+            digits: self.digits_start..self.next,
+            last,
+            last_bits: group_bits * self.partial_len as u32,
+        };
+        (tail, self.groups)
     }
 
     /// The token, once it has ended.

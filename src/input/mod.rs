@@ -37,7 +37,7 @@ mod unary;
 
 pub(crate) use dec::parse8;
 pub use format::{detect, format_of, Format, NIMB_HEADER};
-pub(crate) use long_tokens::{LongHeap, LongToken};
+pub(crate) use long_tokens::{LongHeap, LongTail, LongToken};
 pub(crate) use packed_hex::shifted_limb;
 pub use packed_hex::{PackedDigits, TokenScratch};
 pub(crate) use page_release::PageReleaser;

@@ -32,7 +32,7 @@ mod tests;
 pub use reread::{heap_at, Reread};
 
 use super::lines::Lines;
-use super::long_tokens::LongHeap;
+use super::long_tokens::{LongHeap, LongTail};
 use super::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use super::source::{Input, RandomAccess, Reading};
 use super::{
@@ -71,6 +71,26 @@ pub trait Fold: Send + Sized {
             HeapValue::Limbs(limbs) => Ok(limbs),
             _ => unreachable!("built as limbs just above"),
         }
+    }
+
+    /// Whether the fold takes a `bits` or `hex` token read in pieces group
+    /// by group ([`Fold::long_groups`], then [`Fold::long_tail`]) rather
+    /// than whole ([`Fold::long_heap`]): a fold that needs each digit once
+    /// (a residue) then holds no copy of the token, and no token is too
+    /// long for it.
+    fn drains_long_tokens(&self) -> bool {
+        false
+    }
+
+    /// Takes the next whole groups of the token being read in pieces, in
+    /// reading order: 64 binary or 16 hex digits each (when
+    /// [`Fold::drains_long_tokens`]).
+    fn long_groups(&mut self, _groups: &[u64]) {}
+
+    /// Takes the end of the `index`-th heap, a token whose whole groups
+    /// went to [`Fold::long_groups`].
+    fn long_tail(&mut self, _index: u64, _tail: LongTail) -> Result<(), Error> {
+        Ok(())
     }
 
     /// Takes a block of whole elements of a raw array; by default one

@@ -122,7 +122,8 @@ impl<'a> Positioned<'a> {
     }
 
     /// Reads the rest of a long token through `buffer` and hands it to
-    /// `fold`.
+    /// `fold`: whole, or group by group to a fold that drains tokens (no
+    /// token is too long for it).
     fn read_long<F: Fold>(
         &self,
         mut token: LongToken,
@@ -132,21 +133,28 @@ impl<'a> Positioned<'a> {
         index: u64,
         bytes: &mut u64,
     ) -> Result<LongRead, Stop> {
+        let drains = fold.drains_long_tokens();
         loop {
+            if drains {
+                token.drain_into(|groups| fold.long_groups(groups));
+            }
             let at = token.next();
             let want = buffer.len().min((end - at) as usize);
             if want == 0 {
-                let spare = fold.long_heap(index, token.finish(), &mut At::nowhere())?;
+                let spare = end_long(token, fold, index)?;
                 return Ok(LongRead::Taken(0, end, spare));
             }
             self.file.read_exact_at(&mut buffer[..want], at)?;
             *bytes += want as u64;
             let stop = token.feed(&buffer[..want])?;
-            if token.packed_bytes() > self.reads.max_packed_bytes {
+            if !drains && token.packed_bytes() > self.reads.max_packed_bytes {
                 return Ok(LongRead::TooLong);
             }
             if let Some(stop) = stop {
-                let spare = fold.long_heap(index, token.finish(), &mut At::nowhere())?;
+                if drains {
+                    token.drain_into(|groups| fold.long_groups(groups));
+                }
+                let spare = end_long(token, fold, index)?;
                 buffer.copy_within(stop..want, 0);
                 return Ok(LongRead::Taken(want - stop, at + stop as u64, spare));
             }
@@ -248,4 +256,16 @@ impl std::ops::DerefMut for ReadBuffer {
     fn deref_mut(&mut self) -> &mut [u8] {
         &mut self.backing[self.start..self.start + self.len]
     }
+}
+
+/// Hands `fold` the end of a long token, the `index`-th heap: its tail
+/// when the fold drained its groups, else the whole heap; gives back the
+/// token's buffer.
+fn end_long<F: Fold>(token: LongToken, fold: &mut F, index: u64) -> Result<Vec<u64>, Stop> {
+    if fold.drains_long_tokens() {
+        let (tail, spare) = token.finish_drained();
+        fold.long_tail(index, tail)?;
+        return Ok(spare);
+    }
+    Ok(fold.long_heap(index, token.finish(), &mut At::nowhere())?)
 }

@@ -2,7 +2,7 @@
 //! or a value sequence that cannot be held (a value past 65,535).
 //!
 //! It carries only its message; the crate's callers wrap it into
-//! [`crate::Error::Usage`].
+//! [`crate::error::Error::Usage`].
 
 use std::fmt;
 
@@ -35,8 +35,8 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-impl From<GameError> for crate::Error {
-    fn from(error: GameError) -> crate::Error {
-        crate::Error::Usage(error.message)
+impl From<GameError> for crate::error::Error {
+    fn from(error: GameError) -> crate::error::Error {
+        crate::error::Error::Usage(error.message)
     }
 }

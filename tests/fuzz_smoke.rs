@@ -99,6 +99,47 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Under heap games: a game with a period, and one without a period
+    /// within the values computed (its heaps past them are errors).
+    #[test]
+    fn random_bytes_under_a_game_give_a_report_or_an_input_error(data in noisy_bytes()) {
+        let len = data.len() as u64;
+        for (game, max_values) in [("kayles", 1 << 20), ("octal:0.6", 50)] {
+            for format in Format::ALL {
+                let options = |memory| Options {
+                    game: game.parse().unwrap(),
+                    max_values,
+                    memory,
+                    threads: 2,
+                    ..Options::default()
+                };
+                let outcomes: Vec<Result<String, String>> = BUDGETS
+                    .iter()
+                    .map(|&memory| {
+                        well_formed(analyze_bytes(&data, format, "bytes", &options(memory)), "bytes", len)
+                    })
+                    .collect();
+                let streamed = well_formed(
+                    analyze_reader(&mut Cursor::new(&data), format, "stream", &options(MemoryBudget::default())),
+                    "stream",
+                    len,
+                );
+                for outcome in &outcomes[1..] {
+                    prop_assert_eq!(outcome, &outcomes[0], "{} {} under two budgets", game, format);
+                }
+                prop_assert_eq!(&streamed, &outcomes[1], "{} {} as a stream", game, format);
+            }
+        }
+    }
+}
+
 #[test]
 fn random_files_read_with_and_without_a_map_agree() {
     let dir = tempfile::tempdir().unwrap();

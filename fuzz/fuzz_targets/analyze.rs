@@ -1,5 +1,7 @@
 //! The whole analysis on arbitrary bytes. The first byte picks the format,
-//! the second the rule; the rest is the input. Properties: no panic; the
+//! the second the rule (its low bit) and the game (the rest: Nim, Kayles,
+//! a subtraction game, or `octal:0.6`, with no period within the 50
+//! values computed); the rest is the input. Properties: no panic; the
 //! same report (or the same error) under every memory budget (64 and 72
 //! bytes, 1 GiB, `log`), whatever the number of passes; and the same as
 //! the one-pass stream analysis of the same bytes where that can run.
@@ -20,6 +22,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     let format = Format::ALL[usize::from(*format) % Format::ALL.len()];
+    let game = ["nim", "kayles", "sub:1,3,4", "octal:0.6"][usize::from(rule >> 1) % 4];
     let rule = if rule % 2 == 0 {
         Rule::Normal
     } else {
@@ -27,6 +30,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let options = |memory| Options {
         rule,
+        game: game.parse().expect("a game"),
+        max_values: 50,
         memory,
         inline_bits: 256,
         ..Options::default()

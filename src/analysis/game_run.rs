@@ -57,9 +57,9 @@ pub fn analyze_game(
     cost.count_pass(&folded);
     let mut pass = folded.fold.finish();
     let no_lf = std::mem::take(&mut pass.long_tokens).in_order();
-    if let Some(pos) = pass.past_values {
-        let message = past_values_message(pos.index, sequence);
-        return Err(input.error_at(format, pos.offset, message, None));
+    if let Some(past) = pass.past_values {
+        let message = past_values_message(past.pos.index, sequence);
+        return Err(input.error_at(format, past.pos.offset, message, past.line_col));
     }
     let winner = match pass.grundy_sum {
         0 => Player::Second,

@@ -229,7 +229,7 @@ pub struct GameSum<'s> {
     grundy_sum: u16,
     holders: Holders,
     /// The first heap past the computed values, where the pass stopped.
-    past_values: Option<HeapPos>,
+    past_values: Option<PastValues>,
     long_tokens: LongTokens,
     /// The token being read in pieces, its groups folded as they come.
     reading: LongResidue,
@@ -245,6 +245,17 @@ struct LongResidue {
     last_group: u64,
 }
 
+/// The first heap past the computed values of a game with no proven
+/// period: where it is, and its line and column when the pass counted
+/// lines (a stream, which cannot look them up later).
+#[derive(Clone, Copy, Debug)]
+pub struct PastValues {
+    /// The heap.
+    pub pos: HeapPos,
+    /// Its line and column, on a stream of a text format.
+    pub line_col: Option<(u64, u64)>,
+}
+
 /// What the pass found.
 #[derive(Debug)]
 pub struct GamePass {
@@ -255,7 +266,7 @@ pub struct GamePass {
     /// The first holder of each bit.
     pub holders: Holders,
     /// The first heap past the computed values.
-    pub past_values: Option<HeapPos>,
+    pub past_values: Option<PastValues>,
     /// The longest tokens, which hold no line feed.
     pub long_tokens: LongTokens,
 }
@@ -337,7 +348,10 @@ impl<'s> GameSum<'s> {
                 Some((size, grundy))
             });
         let Some((size, grundy)) = value else {
-            self.past_values = Some(pos);
+            self.past_values = Some(PastValues {
+                pos,
+                line_col: at.line_and_column(heap.offset),
+            });
             return;
         };
         self.grundy_sum ^= grundy;
@@ -436,7 +450,10 @@ impl Fold for GameSum<'_> {
             },
         };
         let Some(grundy) = self.shared.grundy(size) else {
-            self.past_values = Some(pos);
+            self.past_values = Some(PastValues {
+                pos,
+                line_col: None,
+            });
             return Ok(());
         };
         self.grundy_sum ^= grundy;
@@ -480,7 +497,10 @@ impl Fold for GameSum<'_> {
         for range in later.long_tokens.ranges {
             self.long_tokens.note(range.start, range.end - range.start);
         }
-        self.past_values = later.past_values.map(shift);
+        self.past_values = later.past_values.map(|past| PastValues {
+            pos: shift(past.pos),
+            ..past
+        });
         let bits: Vec<u16> = (0..later.holders.heaps.len())
             .map(|place| later.holders.bits_of(place))
             .collect();

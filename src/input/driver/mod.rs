@@ -154,6 +154,12 @@ impl At<'_> {
         lines.count_to(chunk, *base, offset);
         Some(lines.line())
     }
+
+    /// [`At::line`] with the column, for an error at `offset`.
+    pub fn line_and_column(&mut self, offset: u64) -> Option<(u64, u64)> {
+        let (lines, chunk, base) = self.lines.as_mut()?;
+        Some(lines.locate(chunk, *base, offset))
+    }
 }
 
 /// How a pass reads its input: the sizes the memory budget allows.

@@ -242,19 +242,8 @@ fn check(reference: &Reference, heaps: &[BigUint], report: &Report, context: &st
 #[test]
 fn random_instances_of_every_format_match_the_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(14);
-    let formats = [
-        Format::Bits,
-        Format::Hex,
-        Format::Dec,
-        Format::Unary,
-        Format::U8,
-        Format::U16le,
-        Format::U32le,
-        Format::U64le,
-        Format::Nimb,
-    ];
     for reference in references() {
-        for (round, &format) in formats.iter().cycle().take(36).enumerate() {
+        for (round, &format) in Format::ALL.iter().cycle().take(36).enumerate() {
             let max_bits = match format {
                 Format::Unary => 11,
                 other => other.raw_width().map_or(700, |w| 8 * w as u64),

@@ -10,13 +10,15 @@
 
 use super::budget::Shape;
 use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
-use super::game_sums::{GamePass, GameShared, GameSum, Holder};
+use super::game_holders::Holder;
+use super::game_sums::{GamePass, GameShared, GameSum};
 use super::rules::{Player, Rule};
 use super::Options;
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, SmallSubtraction};
 use crate::games::{first_option, FoundLeave, Game, HeapSize, PartSize, Sequence};
 use crate::input::driver::{self, Reads};
+use crate::input::page_release::PageReleaser;
 use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::output::BitsFile;
@@ -246,19 +248,20 @@ impl<'a> Mover<'a, '_> {
         mut file: Option<&mut BitsFile>,
     ) -> Result<(Number, Vec<Number>), Error> {
         let inline = self.options.inline_bits;
-        let x = self.heap_value(holder)?;
+        let (x, pages) = self.heap_value(holder)?;
         let leave = parts
             .iter()
-            .map(|&part| huge_part(&x, part, file.as_deref_mut(), inline))
+            .map(|&part| huge_part(&x, pages, part, file.as_deref_mut(), inline))
             .collect::<Result<Vec<Number>, Error>>()?;
         Ok((Number::of_heap(&x, inline), leave))
     }
 
     /// The value of a heap of more than 64 bits: kept by the pass (a
-    /// stream), or read again where it lies.
-    fn heap_value(&mut self, holder: &Holder) -> Result<HeapValue<'a>, Error> {
+    /// stream), or read again where it lies (with what releases its pages
+    /// in a map behind a read).
+    fn heap_value(&mut self, holder: &Holder) -> Result<(HeapValue<'a>, PageReleaser<'a>), Error> {
         if let Some(limbs) = &holder.limbs {
-            return Ok(HeapValue::Limbs(limbs.clone()));
+            return Ok((HeapValue::Limbs(limbs.clone()), PageReleaser::NONE));
         }
         if self.input.random_access().is_none() {
             return Err(Error::Input {
@@ -274,7 +277,7 @@ impl<'a> Mover<'a, '_> {
         }
         let read = driver::heap_at(self.input, self.format, holder.pos.offset, &self.reads)?;
         self.cost.bytes_scanned += read.bytes_read;
-        Ok(read.heap.value)
+        Ok((read.heap.value, read.pages))
     }
 
     /// The line of `offset`, for a text format, not reading `no_lf`.
@@ -339,6 +342,7 @@ fn word(value: u64, inline_bits: u64) -> Number {
 /// exactly, the rest as x − s streamed from the top.
 fn huge_part(
     x: &HeapValue<'_>,
+    pages: PageReleaser<'_>,
     part: PartSize,
     file: Option<&mut BitsFile>,
     inline_bits: u64,
@@ -354,15 +358,20 @@ fn huge_part(
     };
     let rest = SmallSubtraction::new(&BorrowLimbs::of_heap(x), s)
         .expect("a part a move leaves is not negative");
-    let limbs = rest.bit_length().div_ceil(64);
+    let (bits, limbs) = (rest.bit_length(), rest.bit_length().div_ceil(64));
     if let Some(file) = file {
-        file.line_from_top(limbs, |i| rest.limb(i, x.limb(i)))?;
+        // From the top, a step at a time, the pages behind released.
+        pages.in_steps(x, 0..limbs, |step| {
+            step.rev()
+                .try_for_each(|i| file.push(rest.limb(i, x.limb(i))))
+        })?;
+        file.end_line()?;
     }
-    let kept = (0..limbs.min(inline_bits.div_ceil(64) + 1))
-        .map(|i| rest.limb(i, x.limb(i)))
-        .collect::<Vec<u64>>();
-    Ok(match rest.bit_length() <= inline_bits {
-        true => Number::new(rest.bit_length(), &kept, inline_bits),
-        false => Number::long(rest.bit_length()),
+    Ok(match bits <= inline_bits {
+        true => {
+            let kept: Vec<u64> = (0..limbs).map(|i| rest.limb(i, x.limb(i))).collect();
+            Number::new(bits, &kept, inline_bits)
+        }
+        false => Number::long(bits),
     })
 }

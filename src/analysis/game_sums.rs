@@ -6,47 +6,45 @@
 //! period); a longer one from its residue modulo the period, computed as
 //! its digits go by ([`crate::games::residue::Modulus`]): in place, a
 //! step at a time, or, for a token read in pieces, group by group as the
-//! reads bring them. A heap of any length costs O(1) state. The fold keeps the first heap holding each bit
-//! of the values (at most 16, values being below 2^16): whatever the sum
-//! turns out to be, the move's heap, the first whose value has the sum's
-//! msb, is among them. On a stream, which cannot be read again, the
-//! holders keep their limbs (up to the stream's window); on a file the
-//! move's heap is read again at the end.
+//! reads bring them. A heap of any length costs O(1) state. The fold
+//! keeps the first heap holding each bit of the values
+//! ([`super::game_holders`]). On a stream, which cannot be read again,
+//! the holders keep their limbs (up to the stream's window), or what the
+//! report needs of them; on a file the move's heap is read again at the
+//! end.
 //!
 //! Folds of consecutive ranges merge associatively: the sums XOR, the
 //! earlier range's holders win.
 
 use super::budget::Plan;
+use super::game_holders::{Holder, Holders, LongTokens};
 use super::raw_arrays;
 use super::survey::Survey;
 use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
-use crate::games::{HeapSize, Period, Sequence};
+use crate::games::{HeapSize, Sequence};
 use crate::input::driver::{each_element, At, Fold};
 use crate::input::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock};
-use std::ops::Range;
 
 /// The bit length of a word.
 fn bit_length(word: u64) -> u64 {
     u64::from(64 - word.leading_zeros())
 }
 
-/// Bits of a Grundy value (the table holds 2-byte values).
-pub const VALUE_BITS: usize = 16;
+/// The shortest token whose bytes the count of the move's line skips:
+/// shorter ones would save it less than noting them costs.
+const NOTED_TOKEN_BITS: u64 = 1 << 16;
 
 /// What the folds of every range of the pass share.
 pub struct GameShared<'s> {
-    /// The computed values.
-    values: &'s [u16],
-    /// The proven period, its modulus, and (q − p mod q) mod q: the
-    /// residue r of a heap h ≥ p gives its value's index p + (r + that)
-    /// mod q, with no division.
-    period: Option<(Period, Modulus, u64)>,
-    /// The values and the period as the raw arrays' loop takes them (with
-    /// a proven period: without one, an element past the table has no
-    /// value).
+    sequence: &'s Sequence,
+    /// The proven period's modulus, for the residues of long heaps.
+    modulus: Option<Modulus>,
+    /// The values and the period as a word's value is read off them,
+    /// without a division (with a proven period: without one, a heap past
+    /// the table has no value).
     words: Option<WordValues<'s>>,
     /// Whether the input is a stream: the holders keep their limbs.
     stream: bool,
@@ -60,18 +58,13 @@ pub struct GameShared<'s> {
 impl<'s> GameShared<'s> {
     /// The settings of a pass under `sequence` and `plan`.
     pub fn new(sequence: &'s Sequence, plan: &Plan, stream: bool) -> GameShared<'s> {
-        let period = sequence.period().and_then(|period| {
-            let modulus = Modulus::new(period.period)?;
-            let shift = (period.period - period.preperiod % period.period) % period.period;
-            Some((period, modulus, shift))
-        });
-        let words = period.as_ref().and_then(|(period, _, _)| {
-            WordValues::new(sequence.values(), period.preperiod, period.period)
-        });
+        let period = sequence.period();
         GameShared {
-            values: sequence.values(),
-            period,
-            words,
+            sequence,
+            modulus: period.and_then(|period| Modulus::new(period.period)),
+            words: period.and_then(|period| {
+                WordValues::new(sequence.values(), period.preperiod, period.period)
+            }),
             stream,
             keep_bits: plan.window_bits,
             pack_tokens: plan.one_pass && !stream,
@@ -92,7 +85,7 @@ impl<'s> GameShared<'s> {
         match bits <= 64 {
             true => Some(HeapSize::Exact(value.limb(0))),
             false => Some(HeapSize::Huge {
-                residue: self.period.as_ref()?.1.of_heap_releasing(value, pages),
+                residue: self.modulus.as_ref()?.of_heap_releasing(value, pages),
             }),
         }
     }
@@ -101,124 +94,11 @@ impl<'s> GameShared<'s> {
     /// values of a game with no proven period).
     #[inline(always)]
     pub fn grundy(&self, size: HeapSize) -> Option<u16> {
-        match size {
-            HeapSize::Exact(h) => self.grundy_of_word(h),
-            HeapSize::Huge { residue } => {
-                let (period, _, shift) = self.period.as_ref()?;
-                let mut offset = residue + shift;
-                if offset >= period.period {
-                    offset -= period.period;
-                }
-                Some(self.values[(period.preperiod + offset) as usize])
-            }
+        match (size, &self.words) {
+            (HeapSize::Exact(h), Some(words)) => Some(words.value(h)),
+            (HeapSize::Exact(h), None) => self.sequence.value(h),
+            (HeapSize::Huge { residue }, _) => self.sequence.value_at_residue(residue),
         }
-    }
-
-    /// The Grundy value of a heap of `h` tokens: from the table, or past
-    /// it (where h > p) as g(p + (h − p) mod q).
-    #[inline(always)]
-    fn grundy_of_word(&self, h: u64) -> Option<u16> {
-        if let Some(&value) = usize::try_from(h).ok().and_then(|i| self.values.get(i)) {
-            return Some(value);
-        }
-        let (period, modulus, _) = self.period.as_ref()?;
-        let index = period.preperiod + modulus.reduce_u64(h - period.preperiod);
-        Some(self.values[index as usize])
-    }
-}
-
-/// The first heap whose value holds a bit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Holder {
-    /// Where it is.
-    pub pos: HeapPos,
-    /// Its line, when the pass counted lines (a stream of a text format).
-    pub line: Option<u64>,
-    /// Its size, as the value sequence takes it.
-    pub size: HeapSize,
-    /// Its Grundy value.
-    pub grundy: u16,
-    /// Its bit length.
-    pub bits: u64,
-    /// Its limbs, kept on a stream for a heap of more than 64 bits (`None`
-    /// when it was longer than the stream's window).
-    pub limbs: Option<Vec<u64>>,
-    /// What subtracting a few tokens needs of it (its low limbs and top),
-    /// kept on a stream where its limbs are not: enough for the report's
-    /// bit lengths without `--move-out`.
-    pub borrow: Option<BorrowLimbs>,
-}
-
-/// The holders of a range: distinct heaps, and which holds each bit.
-#[derive(Debug, Default)]
-pub struct Holders {
-    /// The heaps, in file order.
-    pub heaps: Vec<Holder>,
-    /// For each bit, its holder's place in `heaps`.
-    by_bit: [Option<u8>; VALUE_BITS],
-    /// The bits that have a holder.
-    held: u16,
-}
-
-impl Holders {
-    /// Adds `holder` as the holder of the bits of `value` not held yet,
-    /// if there are any.
-    fn add(&mut self, holder: Holder, value: u16) {
-        let bits = value & !self.held;
-        if bits == 0 {
-            return;
-        }
-        let place = self.heaps.len() as u8;
-        self.heaps.push(holder);
-        (0..VALUE_BITS)
-            .filter(|bit| bits >> bit & 1 == 1)
-            .for_each(|bit| self.by_bit[bit] = Some(place));
-        self.held |= bits;
-    }
-
-    /// The bits `heaps[place]` holds.
-    fn bits_of(&self, place: usize) -> u16 {
-        (0..VALUE_BITS).fold(0, |bits, bit| {
-            bits | u16::from(self.by_bit[bit] == Some(place as u8)) << bit
-        })
-    }
-
-    /// The first heap whose value holds `bit`.
-    pub fn of_bit(&self, bit: u32) -> Option<&Holder> {
-        let place = self.by_bit[bit as usize]?;
-        Some(&self.heaps[usize::from(place)])
-    }
-}
-
-/// The longest tokens a pass notes, whose bytes hold no line feed: the
-/// move's line is counted without reading them.
-const LONG_TOKENS: usize = 16;
-
-/// The byte ranges of the [`LONG_TOKENS`] longest tokens of more than 64
-/// bits, which the line count of the move's heap can skip.
-#[derive(Debug, Default)]
-pub struct LongTokens {
-    ranges: Vec<Range<u64>>,
-}
-
-impl LongTokens {
-    /// Notes the `len` digits of a token at `offset`.
-    fn note(&mut self, offset: u64, len: u64) {
-        let shortest = self.ranges.iter().map(|r| r.end - r.start).min();
-        match (self.ranges.len() < LONG_TOKENS, shortest) {
-            (true, _) => self.ranges.push(offset..offset + len),
-            (false, Some(short)) if len > short => {
-                let at = self.ranges.iter().position(|r| r.end - r.start == short);
-                self.ranges[at.expect("the shortest is there")] = offset..offset + len;
-            }
-            _ => {}
-        }
-    }
-
-    /// The ranges, in file order.
-    pub fn in_order(mut self) -> Vec<Range<u64>> {
-        self.ranges.sort_by_key(|r| r.start);
-        self.ranges
     }
 }
 
@@ -355,7 +235,7 @@ impl<'s> GameSum<'s> {
             return;
         };
         self.grundy_sum ^= grundy;
-        if grundy & !self.holders.held != 0 {
+        if !self.holders.hold_all_of(grundy) {
             self.hold(pos, size, grundy, heap, at);
         }
     }
@@ -363,12 +243,10 @@ impl<'s> GameSum<'s> {
     /// The modulus of the proven period (a fold drains long tokens only
     /// when there is one).
     fn modulus(&self) -> &Modulus {
-        &self
-            .shared
-            .period
+        self.shared
+            .modulus
             .as_ref()
             .expect("tokens drained under a period")
-            .1
     }
 }
 
@@ -378,7 +256,7 @@ impl Fold for GameSum<'_> {
         let bits = heap.value.bit_length();
         self.survey.record_length(index, heap.offset, bits);
         self.take_value(index, bits, heap, at);
-        if bits > 64 {
+        if bits >= NOTED_TOKEN_BITS {
             self.note_digits(heap);
         }
         Ok(())
@@ -393,7 +271,7 @@ impl Fold for GameSum<'_> {
         let words = self.shared.words.as_ref();
         let values = words.map(|table| grundy_words::fold(block.bytes, block.width, table));
         match values {
-            Some(values) if values.or & !self.holders.held == 0 => {
+            Some(values) if self.holders.hold_all_of(values.or) => {
                 self.grundy_sum ^= values.xor;
                 // The block's positions count from its range's start.
                 self.survey
@@ -407,14 +285,16 @@ impl Fold for GameSum<'_> {
     /// A long token's value needs only its residue: its groups are
     /// folded as they are read, when there is a period to fold them by.
     fn drains_long_tokens(&self) -> bool {
-        self.shared.period.is_some()
+        self.shared.modulus.is_some()
     }
 
     fn long_groups(&mut self, groups: &[u64]) {
         let reading = &mut self.reading;
-        reading.residue = self.shared.period.as_ref().map_or(0, |(_, modulus, _)| {
-            modulus.fold_groups(reading.residue, groups)
-        });
+        reading.residue = self
+            .shared
+            .modulus
+            .as_ref()
+            .map_or(0, |modulus| modulus.fold_groups(reading.residue, groups));
         for &group in groups {
             reading.bits = match reading.bits {
                 0 => bit_length(group),
@@ -494,39 +374,12 @@ impl Fold for GameSum<'_> {
         }
         self.survey.merge_after(&later.survey, heaps_before);
         self.grundy_sum ^= later.grundy_sum;
-        for range in later.long_tokens.ranges {
-            self.long_tokens.note(range.start, range.end - range.start);
-        }
+        self.long_tokens.append(later.long_tokens);
         self.past_values = later.past_values.map(|past| PastValues {
             pos: shift(past.pos),
             ..past
         });
-        let bits: Vec<u16> = (0..later.holders.heaps.len())
-            .map(|place| later.holders.bits_of(place))
-            .collect();
-        for (mut holder, bits) in later.holders.heaps.into_iter().zip(bits) {
-            holder.pos = shift(holder.pos);
-            self.holders.add(holder, bits);
-        }
+        self.holders.append(later.holders, shift);
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_longest_tokens_are_kept_in_file_order() {
-        let mut tokens = LongTokens::default();
-        // Tokens of lengths 1..=20 at offsets 100·k, in a shuffled order.
-        for k in [
-            7u64, 19, 3, 12, 1, 20, 5, 16, 9, 14, 2, 18, 11, 6, 15, 4, 13, 8, 17, 10,
-        ] {
-            tokens.note(100 * k, k);
-        }
-        let kept = tokens.in_order();
-        let want: Vec<Range<u64>> = (5..=20).map(|k| 100 * k..100 * k + k).collect();
-        assert_eq!(kept, want);
     }
 }

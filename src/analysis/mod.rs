@@ -24,6 +24,7 @@
 mod budget;
 mod candidates;
 mod facts;
+mod game_holders;
 mod game_run;
 mod game_sums;
 mod holder_counts;

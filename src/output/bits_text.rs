@@ -78,20 +78,10 @@ impl BitsFile {
         self.write(tail)
     }
 
-    /// Writes a line of `limbs` limbs, limb `i` being `limb(i)`, from the
-    /// most significant.
-    pub(crate) fn line_from_top(
-        &mut self,
-        limbs: u64,
-        limb: impl Fn(u64) -> u64,
-    ) -> Result<(), Error> {
-        (0..limbs).rev().try_for_each(|i| self.push(limb(i)))?;
-        self.end_line()
-    }
-
     /// Writes a line of little-endian `limbs`.
     pub(crate) fn line(&mut self, limbs: &[u64]) -> Result<(), Error> {
-        self.line_from_top(limbs.len() as u64, |i| limbs[i as usize])
+        limbs.iter().rev().try_for_each(|&limb| self.push(limb))?;
+        self.end_line()
     }
 
     /// Commits the file, as many lines as were ended.
@@ -127,5 +117,18 @@ mod tests {
             file.finish().unwrap();
             assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         }
+    }
+
+    #[test]
+    fn lines_are_ended_one_by_one_and_committed_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.bits");
+        let mut file = BitsFile::create(&path).unwrap();
+        file.line(&[5]).unwrap();
+        file.line(&[]).unwrap();
+        file.line(&[0, 1]).unwrap();
+        file.commit().unwrap();
+        let want = format!("101\n0\n1{}\n", "0".repeat(64));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), want);
     }
 }

@@ -111,6 +111,12 @@ impl<'v> WordValues<'v> {
         }
     }
 
+    /// The value of a heap of `h` tokens.
+    #[inline(always)]
+    pub fn value(&self, h: u64) -> u16 {
+        self.values[self.index(h) as usize]
+    }
+
     /// Where in the table the value of `h` is, with no branch: the period's
     /// index is computed for every h and used only past the table (where
     /// h > p, so the wrapped difference of a small h is never used).

@@ -809,3 +809,65 @@ fn every_simd_cap_gives_the_report_of_the_default() {
         }
     }
 }
+
+// Small things a user notices.
+
+const FIXTURE: &str = "fixtures/three-four-five.dec";
+
+#[test]
+fn standard_input_without_a_format_is_an_error_naming_stdin() {
+    let output = Sandbox::new().run_with_stdin(&["analyze", "-"], b"3 4 5\n");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("error: <stdin>: standard input needs --format"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn zero_threads_is_refused_in_words() {
+    let output = Sandbox::new().run_with_stdin(&["analyze", "-j", "0", FIXTURE], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("at least 1 thread is needed"), "{stderr}");
+    assert!(!stderr.contains("18446744073709551615"), "{stderr}");
+}
+
+#[test]
+fn the_human_report_keeps_its_columns_under_decide() {
+    let sandbox = Sandbox::new();
+    for args in [
+        vec!["analyze", FIXTURE],
+        vec!["analyze", "--decide", FIXTURE],
+    ] {
+        for line in sandbox.ok(&args).lines() {
+            // Every value starts in column 16: labels are padded to
+            // "winning moves", the longest, and two spaces follow.
+            let (label, value) = line.split_at(15);
+            assert!(
+                label.ends_with("  ") && !value.starts_with(' '),
+                "{args:?}: {line}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_window_is_named_in_units_a_person_reads() {
+    let sandbox = Sandbox::new();
+    let default = sandbox.ok(&["analyze", FIXTURE]);
+    assert!(default.contains("(1 GiB window)"), "{default}");
+    let log = sandbox.ok(&["analyze", "--memory", "log", FIXTURE]);
+    assert!(log.contains("(64-bit window)"), "{log}");
+}
+
+#[test]
+fn a_few_bytes_on_standard_input_cost_a_few_kib() {
+    let args = ["analyze", "-", "--format", "dec", "--json"];
+    let output = Sandbox::new().run_with_stdin(&args, b"3 4 5\n");
+    let report: Json = serde_json::from_str(&succeeded(output, &args)).unwrap();
+    let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
+    assert!(used <= 16 << 10, "{used} bytes for six bytes of input");
+}

@@ -45,7 +45,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     pub move_out: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u64>,
     /// Read a regular file with plain reads instead of a memory map (each pass reads it again).
     #[arg(long)]
@@ -62,6 +62,15 @@ pub(super) fn parse_format_choice(text: &str) -> Result<FormatChoice, String> {
         return Ok(FormatChoice(None));
     }
     super::parse_format(text).map(|f| FormatChoice(Some(f)))
+}
+
+/// Parses `-j`: a whole number of threads, at least 1.
+fn parse_threads(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("at least 1 thread is needed".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a number of threads")),
+    }
 }
 
 fn parse_memory(text: &str) -> Result<MemoryBudget, String> {

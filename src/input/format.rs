@@ -121,8 +121,8 @@ pub fn format_of(
     match (given, name) {
         (Some(format), _) => Ok(format),
         (None, "-") => Err(Error::Usage(format!(
-            "standard input needs {flag} (bits, hex, dec, unary, u8, u16le, u32le, u64le \
-             or nimb): there is no extension to detect it from"
+            "<stdin>: standard input needs {flag} (bits, hex, dec, unary, u8, u16le, \
+             u32le, u64le or nimb): there is no extension to detect it from"
         ))),
         (None, _) => detect(path, name),
     }

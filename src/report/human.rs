@@ -38,11 +38,9 @@ pub fn render(report: &Report) -> String {
     }
     lines.push(("move", move_line(report)));
     lines.push(("stats", stats_line(report)));
-    let width = lines
-        .iter()
-        .map(|(label, _)| label.len())
-        .max()
-        .unwrap_or(0);
+    // One width for every report, so that the values line up the same
+    // whichever lines a run prints (`--decide` drops "winning moves").
+    let width = "winning moves".len();
     let mut out = String::new();
     for (label, text) in lines {
         let _ = writeln!(out, "{label:<width$}  {text}");
@@ -173,10 +171,10 @@ fn game_move_phrase(m: &GameMove) -> String {
 fn stats_line(report: &Report) -> String {
     let s = &report.stats;
     format!(
-        "{} pass{} ({}-bit window), {} scanned, {} working memory, {} thread{}, {}",
+        "{} pass{} ({} window), {} scanned, {} working memory, {} thread{}, {}",
         s.passes,
         if s.passes == 1 { "" } else { "es" },
-        s.window_bits,
+        window_phrase(s.window_bits),
         bytes_phrase(s.bytes_scanned),
         bytes_phrase(s.working_memory_bytes),
         s.threads,
@@ -232,6 +230,20 @@ fn bytes_phrase(bytes: u64) -> String {
     format!("{size:.1} {}", UNITS[unit])
 }
 
+/// A window's size: in bits up to 4096 (`64-bit`, `4096-bit`: the `log`
+/// windows), else in bytes, whole units when exact (`1 GiB`, `64 KiB`).
+fn window_phrase(bits: u64) -> String {
+    const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
+    if bits <= 4096 || bits % 8 != 0 {
+        return format!("{bits}-bit");
+    }
+    let bytes = bits / 8;
+    match UNITS.iter().find(|(_, shift)| bytes % (1 << shift) == 0) {
+        Some((unit, shift)) => format!("{} {unit}", bytes >> shift),
+        None => bytes_phrase(bytes),
+    }
+}
+
 fn seconds_phrase(seconds: f64) -> String {
     if seconds < 1.0 {
         format!("{:.2} ms", seconds * 1000.0)
@@ -270,6 +282,16 @@ mod tests {
         assert_eq!(bytes_phrase(6), "6 bytes");
         assert_eq!(bytes_phrase(1536), "1.5 KiB");
         assert_eq!(bytes_phrase(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn windows_read_in_bits_when_small_and_in_whole_units_when_large() {
+        assert_eq!(window_phrase(64), "64-bit");
+        assert_eq!(window_phrase(4096), "4096-bit");
+        assert_eq!(window_phrase(8 << 30), "1 GiB");
+        assert_eq!(window_phrase(8 * 64 << 10), "64 KiB");
+        assert_eq!(window_phrase(8 * 1536), "1.5 KiB");
+        assert_eq!(window_phrase(4100), "4100-bit");
     }
 
     #[test]

@@ -8,6 +8,9 @@ use crate::input::page_release::PageReleaser;
 use crate::input::source::fill;
 use crate::input::{complete_prefix, Format};
 
+/// The first read's size: 8 KiB; reads grow to the chunk size from there.
+const FIRST_CHUNK_BYTES: usize = 8 << 10;
+
 /// Reads a stream chunk by chunk, each cut at a heap boundary, counting
 /// lines for the text formats; returns the bytes read and the error that
 /// stopped it, if any.
@@ -17,17 +20,23 @@ pub(super) fn read_stream<F: Fold>(
     reads: &Reads,
     fold: &mut F,
 ) -> (u64, Option<Located>) {
-    let mut buffer: Vec<u8> = Vec::with_capacity(reads.stream_chunk_bytes);
+    // The buffer starts small, so that a short input costs little working
+    // memory, and doubles while reads fill it, up to the chunk size (past
+    // it only to hold a heap that does not fit).
+    let mut buffer: Vec<u8> = Vec::with_capacity(reads.stream_chunk_bytes.min(FIRST_CHUNK_BYTES));
     let mut lines = Lines::default();
     let (mut base, mut heaps) = (0u64, 0u64);
+    let mut filled = false;
     loop {
-        if buffer.len() == buffer.capacity() {
-            buffer.reserve(buffer.capacity());
+        let holds_no_heap = buffer.len() == buffer.capacity();
+        if holds_no_heap || (filled && buffer.capacity() < reads.stream_chunk_bytes) {
+            buffer.reserve(2 * buffer.capacity() - buffer.len());
         }
         let eof = match fill(reader, &mut buffer) {
             Ok(eof) => eof,
             Err(e) => return (base, Some(Located::Io(e))),
         };
+        filled = !eof;
         let usable = match eof {
             true => buffer.len(),
             false => complete_prefix(format, &buffer, base == 0),

@@ -234,11 +234,14 @@ fn bytes_phrase(bytes: u64) -> String {
 /// windows), else in bytes, whole units when exact (`1 GiB`, `64 KiB`).
 fn window_phrase(bits: u64) -> String {
     const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
-    if bits <= 4096 || bits % 8 != 0 {
+    if bits <= 4096 || !bits.is_multiple_of(8) {
         return format!("{bits}-bit");
     }
     let bytes = bits / 8;
-    match UNITS.iter().find(|(_, shift)| bytes % (1 << shift) == 0) {
+    match UNITS
+        .iter()
+        .find(|(_, shift)| bytes.is_multiple_of(1 << shift))
+    {
         Some((unit, shift)) => format!("{} {unit}", bytes >> shift),
         None => bytes_phrase(bytes),
     }
@@ -289,7 +292,7 @@ mod tests {
         assert_eq!(window_phrase(64), "64-bit");
         assert_eq!(window_phrase(4096), "4096-bit");
         assert_eq!(window_phrase(8 << 30), "1 GiB");
-        assert_eq!(window_phrase(8 * 64 << 10), "64 KiB");
+        assert_eq!(window_phrase((8 * 64) << 10), "64 KiB");
         assert_eq!(window_phrase(8 * 1536), "1.5 KiB");
         assert_eq!(window_phrase(4100), "4100-bit");
     }

@@ -355,3 +355,42 @@ fn convert_detects_nimb_by_its_magic() {
     assert_eq!(text.lines().count(), 3);
     assert!(text.lines().all(|line| line.len() == 5));
 }
+
+#[test]
+fn convert_takes_the_format_from_the_output_name_and_refuses_a_contradiction() {
+    let bench = Workbench::new();
+    std::fs::write(bench.path("small.dec"), b"3 4 5\n").unwrap();
+    bench.ok(&["convert", "small.dec", "-o", "small.u16"]);
+    assert_eq!(bench.read("small.u16"), [3, 0, 4, 0, 5, 0]);
+    bench.ok(&["convert", "small.dec", "-o", "small.HEX"]);
+    assert_eq!(bench.read("small.HEX"), b"3\n4\n5\n");
+
+    let contradiction = bench.run(&["convert", "small.dec", "--to", "u8", "-o", "x.u16"]);
+    assert_eq!(contradiction.status.code(), Some(2));
+    let text = String::from_utf8(contradiction.stderr).unwrap();
+    assert!(
+        text.starts_with(
+            "error: --to u8 contradicts the output's name x.u16, which reads as u16le"
+        ),
+        "{text}"
+    );
+    assert!(!bench.path("x.u16").exists());
+
+    for (args, why) in [
+        (
+            &["convert", "small.dec", "-o", "x.txt"][..],
+            "names no format",
+        ),
+        (
+            &["convert", "small.dec"][..],
+            "when writing to standard output",
+        ),
+    ] {
+        let output = bench.run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let text = String::from_utf8(output.stderr).unwrap();
+        assert!(text.contains(why), "{args:?}: {text}");
+    }
+    bench.ok(&["convert", "small.dec", "--to", "bits", "-o", "x.txt"]);
+    assert_eq!(bench.read("x.txt"), b"11\n100\n101\n");
+}

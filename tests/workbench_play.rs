@@ -175,7 +175,13 @@ fn games_without_tokens_are_decided_by_the_rule() {
 fn max_moves_stops_a_game() {
     let output = nimstream(&["play", "--heaps", "1000,1000", "--max-moves", "3"], "");
     assert_eq!(output.status.code(), Some(0));
-    assert_eq!(stdout(&output).lines().count(), 5);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(
+        lines[4],
+        "the game is not over: the cap of 3 moves (--max-moves) was reached with 2 heaps still holding tokens"
+    );
     assert_eq!(last_line(&output), "3 moves; stopped by --max-moves");
 }
 
@@ -199,4 +205,24 @@ fn play_starts_from_a_file() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).starts_with("3 4 5  nim-sum 010  first  takes 2 from heap 0\n"));
     assert!(last_line(&output).ends_with("the first player wins"));
+}
+
+#[test]
+fn play_on_a_big_instance_shows_the_heap_that_moved_not_every_heap() {
+    let heaps: Vec<String> = (0..500).map(|k| (1_000_000 + 7 * k).to_string()).collect();
+    let list = heaps.join(",");
+    let output = nimstream(&["play", "--heaps", &list, "--max-moves", "4"], "");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    for line in text.lines() {
+        assert!(line.len() <= 120, "a line of {} bytes: {line}", line.len());
+    }
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("nim-sum "), "{first}");
+    assert!(first.contains("  first  takes "), "{first}");
+    assert!(
+        text.contains("the game is not over: the cap of 4 moves"),
+        "{text}"
+    );
+    assert_eq!(last_line(&output), "4 moves; stopped by --max-moves");
 }

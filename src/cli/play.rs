@@ -5,7 +5,8 @@ use super::analyze::{parse_format_choice, FormatChoice};
 use clap::{ArgGroup, Args};
 use nimstream::error::Error;
 use nimstream::workbench::play::{
-    parse_heap_list, play_out, read_heaps, summary, Console, Game, Sides, Strategy, Transcript,
+    parse_heap_list, play_out, read_heaps, stopped_note, summary, Console, Ending, Game, Sides,
+    Strategy, Transcript,
 };
 use nimstream::Rule;
 use num_bigint::BigUint;
@@ -79,6 +80,9 @@ pub fn run(args: PlayArgs) -> Result<(), Error> {
     })?;
     if !args.quiet {
         writeln!(out, "{}", transcript.position(&game)).map_err(stdout_error)?;
+        if ending == Ending::Stopped {
+            writeln!(out, "{}", stopped_note(&game, args.max_moves)).map_err(stdout_error)?;
+        }
     }
     writeln!(out, "{}", summary(game.moves(), ending)).map_err(stdout_error)
 }

@@ -38,7 +38,7 @@ mod transcript;
 pub use console::Console;
 pub use starting_heaps::{parse_heap_list, parse_heaps, read_heaps};
 pub use strategy::{Sides, Strategy};
-pub use transcript::{summary, Transcript};
+pub use transcript::{stopped_note, summary, Transcript};
 
 use crate::error::Error;
 use crate::{Player, Rule};

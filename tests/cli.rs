@@ -871,3 +871,20 @@ fn a_few_bytes_on_standard_input_cost_a_few_kib() {
     let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
     assert!(used <= 16 << 10, "{used} bytes for six bytes of input");
 }
+
+#[test]
+fn help_gives_examples_and_the_exit_statuses() {
+    let sandbox = Sandbox::new();
+    for args in [&["--help"][..], &["analyze", "--help"][..]] {
+        let text = sandbox.ok(args);
+        assert!(
+            text.contains("Examples:\n  nimstream analyze "),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("Exit status"), "{args:?}: {text}");
+        assert!(
+            text.contains("2 bad usage") || text.contains("2  bad usage"),
+            "{text}"
+        );
+    }
+}

@@ -9,6 +9,19 @@ use nimstream::{Format, Rule};
 use std::io::Write;
 use std::path::PathBuf;
 
+/// Examples and exit statuses, shown under `analyze --help`.
+pub const AFTER_HELP: &str = "\
+Examples:
+  nimstream analyze fixtures/three-four-five.dec          the report, for people
+  nimstream analyze big.bits --json                       one JSON object (schema 1)
+  nimstream analyze big.bits --memory log                 O(log n) working memory, several passes
+  nimstream analyze big.bits --decide                     stop once the winner is known
+  nimstream analyze big.bits --move-out to.bits           the value to leave, however long
+  nimstream analyze rows.dec --game octal:0.07            Dawson's Kayles on every heap
+  gzip -dc big.hex.gz | nimstream analyze - -f hex        standard input: one pass
+
+Exit status: 0 success, 1 bad input or I/O failure, 2 bad usage.";
+
 /// Options of `analyze`.
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {

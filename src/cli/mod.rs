@@ -16,9 +16,24 @@ use nimstream::error::Error;
 use nimstream::games::Game;
 use nimstream::{Format, Rule};
 
+/// Examples and exit statuses, shown under `--help`.
+const AFTER_HELP: &str = "\
+Examples:
+  nimstream analyze fixtures/three-four-five.dec        who wins, and the move
+  nimstream analyze big.bits --memory log --json        the paper's log-space algorithm
+  cat heaps.txt | nimstream analyze - --format dec      standard input needs --format
+  nimstream analyze rows.dec --game kayles              a heap game beyond Nim
+  nimstream gen --format bits --size 1GiB -o big.bits   a deterministic instance
+  nimstream verify                                      the analyzer against game-tree search
+
+Exit status:
+  0  success
+  1  bad input or an I/O failure (the error names the file, offset, line and column)
+  2  bad usage (an unknown option, a contradiction, a value out of range)";
+
 /// Decide and solve Nim on instances of any size, streaming, in bounded memory.
 #[derive(Debug, Parser)]
-#[command(name = "nimstream", version, about, long_about = None)]
+#[command(name = "nimstream", version, about, long_about = None, after_help = AFTER_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -29,6 +44,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Analyze an instance: who wins, the nim-sum, and a winning move.
+    #[command(after_help = analyze::AFTER_HELP)]
     Analyze(analyze::AnalyzeArgs),
     /// Write an instance: random, deterministic for a seed, in any format.
     Gen(gen::GenArgs),

@@ -888,3 +888,52 @@ fn help_gives_examples_and_the_exit_statuses() {
         );
     }
 }
+
+#[test]
+fn completions_are_printed_for_every_shell_and_bash_parses_its_script() {
+    let sandbox = Sandbox::new();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = sandbox.ok(&["completions", shell]);
+        for word in ["analyze", "memory", "game", "verify"] {
+            assert!(script.contains(word), "{shell}: no {word}");
+        }
+    }
+    let script = sandbox.file(
+        "nimstream.bash",
+        sandbox.ok(&["completions", "bash"]).as_bytes(),
+    );
+    let syntax = Command::new("bash").args(["-n", &script]).output().unwrap();
+    assert!(
+        syntax.status.success(),
+        "{}",
+        String::from_utf8_lossy(&syntax.stderr)
+    );
+    let unknown = sandbox.run_with_stdin(&["completions", "tcsh"], b"");
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn the_manual_pages_name_every_command() {
+    let sandbox = Sandbox::new();
+    let page = sandbox.ok(&["man"]);
+    assert!(page.contains(".TH nimstream 1"), "{page}");
+    assert!(page.contains("analyze"), "{page}");
+    let dir = sandbox.path("man");
+    std::fs::create_dir(&dir).unwrap();
+    sandbox.ok(&["man", "--out-dir", &dir.display().to_string()]);
+    for command in [
+        "analyze",
+        "gen",
+        "convert",
+        "verify",
+        "grundy",
+        "play",
+        "complexity",
+    ] {
+        let page = std::fs::read_to_string(dir.join(format!("nimstream-{command}.1"))).unwrap();
+        assert!(
+            page.contains(&format!(".TH nimstream-{command} 1")),
+            "{command}"
+        );
+    }
+}

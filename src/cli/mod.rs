@@ -9,6 +9,7 @@ mod convert;
 mod gen;
 mod grundy;
 mod play;
+mod shell;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,10 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Measure how time and working memory grow with the input size.
     Complexity(complexity::ComplexityArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page (roff), or write every command's page into a folder.
+    Man(shell::ManArgs),
 }
 
 /// Runs the parsed command line.
@@ -70,6 +75,8 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
         Command::Complexity(args) => complexity::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     }
 }
 

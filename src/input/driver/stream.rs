@@ -9,14 +9,14 @@ use crate::input::source::fill;
 use crate::input::{complete_prefix, Format};
 
 /// Reads a stream chunk by chunk, each cut at a heap boundary, counting
-/// lines for the text formats; returns the bytes read and the error that
-/// stopped it, if any.
+/// lines for the text formats; returns the bytes read, the heaps read and
+/// the error that stopped it, if any.
 pub(super) fn read_stream<F: Fold>(
     reader: &mut dyn std::io::Read,
     format: Format,
     reads: &Reads,
     fold: &mut F,
-) -> (u64, Option<Located>) {
+) -> (u64, u64, Option<Located>) {
     let mut buffer: Vec<u8> = Vec::with_capacity(reads.stream_chunk_bytes);
     let mut lines = Lines::default();
     let (mut base, mut heaps) = (0u64, 0u64);
@@ -26,7 +26,7 @@ pub(super) fn read_stream<F: Fold>(
         }
         let eof = match fill(reader, &mut buffer) {
             Ok(eof) => eof,
-            Err(e) => return (base, Some(Located::Io(e))),
+            Err(e) => return (base, heaps, Some(Located::Io(e))),
         };
         let usable = match eof {
             true => buffer.len(),
@@ -45,16 +45,16 @@ pub(super) fn read_stream<F: Fold>(
                     let line_col = format
                         .is_text()
                         .then(|| lines.locate(piece, base, error.offset));
-                    return (base, Some(Located::Parse(error, line_col)));
+                    return (base, heaps, Some(Located::Parse(error, line_col)));
                 }
-                Err(Stop::Failed(error)) => return (base, Some(Located::Failed(error))),
+                Err(Stop::Failed(error)) => return (base, heaps, Some(Located::Failed(error))),
             }
             lines.count(piece, base);
             buffer.drain(..usable);
             base += usable as u64;
         }
         if eof {
-            return (base, None);
+            return (base, heaps, None);
         }
     }
 }

@@ -8,6 +8,7 @@ mod complexity;
 mod convert;
 mod gen;
 mod grundy;
+mod merge;
 mod play;
 mod verify;
 
@@ -42,6 +43,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Measure how time and working memory grow with the input size.
     Complexity(complexity::ComplexityArgs),
+    /// Merge the partial summaries of a sharded run (analyze --range … --partial) into the report.
+    Merge(merge::MergeArgs),
 }
 
 /// Runs the parsed command line.
@@ -54,6 +57,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Grundy(args) => grundy::run(args),
         Command::Play(args) => play::run(args),
         Command::Complexity(args) => complexity::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

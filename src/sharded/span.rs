@@ -171,15 +171,16 @@ impl Fold for Hops<'_> {
 
 /// The line feeds of `range`, and those from its start to each of
 /// `marks` (offsets at or past its start, in increasing order, which may
-/// lie past its end). For the text formats; none for the others.
+/// lie past its end), and the bytes read to count them. For the text
+/// formats; none for the others.
 pub fn lines_of(
     input: &Input<'_>,
     format: Format,
     range: Range<u64>,
     marks: &[u64],
-) -> Result<(Lines, Vec<Lines>), Error> {
+) -> Result<(Lines, Vec<Lines>, u64), Error> {
     if !format.is_text() {
-        return Ok((Lines::default(), vec![Lines::default(); marks.len()]));
+        return Ok((Lines::default(), vec![Lines::default(); marks.len()], 0));
     }
     let source = input.random_access().expect("a range is of a file");
     let mut stops: Vec<u64> = marks.to_vec();
@@ -209,8 +210,7 @@ pub fn lines_of(
             .map(|(_, lines)| *lines)
             .expect("every mark is a stop")
     };
-    Ok((
-        at_stop(range.end),
-        marks.iter().map(|&m| at_stop(m)).collect(),
-    ))
+    let read = at - range.start;
+    let at_marks = marks.iter().map(|&m| at_stop(m)).collect();
+    Ok((at_stop(range.end), at_marks, read))
 }

@@ -294,7 +294,8 @@ impl Marks {
     ) -> Result<(), Error> {
         self.offsets.sort_unstable();
         self.offsets.dedup();
-        let (total, at_marks) = lines_of(input, format, range.clone(), &self.offsets)?;
+        let (total, at_marks, read) = lines_of(input, format, range.clone(), &self.offsets)?;
+        partial.stats.bytes_scanned += read;
         let lines_at = |offset: u64| {
             let place = self.offsets.binary_search(&offset).expect("a mark");
             at_marks[place]

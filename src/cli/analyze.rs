@@ -5,7 +5,7 @@ use clap::Args;
 use nimstream::error::Error;
 use nimstream::games::Game;
 use nimstream::report::human;
-use nimstream::sharded::{self, Partial};
+use nimstream::sharded;
 use nimstream::{analyze_path, MemoryBudget, Options, DEFAULT_MAX_VALUES};
 use nimstream::{Format, Rule};
 use std::io::Write;
@@ -112,27 +112,33 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         let partial = match &args.phase2 {
             None => sharded::analyze_range(&args.file, range, &options)?,
             Some(plan) => {
-                let plan = super::merge::read_one(plan)?;
+                let plan = one_plan(plan)?;
                 sharded::holders_range(&args.file, range, &plan, &options)?
             }
         };
-        return print_partial(&partial);
+        return print(partial.to_json() + "\n");
     }
     let report = analyze_path(&args.file, &options)?;
-    let text = if args.json {
-        report.to_json() + "\n"
-    } else {
-        human::render(&report)
-    };
-    std::io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .map_err(|e| Error::io("<stdout>", e))
+    print(match args.json {
+        true => report.to_json() + "\n",
+        false => human::render(&report),
+    })
 }
 
-/// Prints a partial as one line of JSON.
-pub(super) fn print_partial(partial: &Partial) -> Result<(), Error> {
-    let text = serde_json::to_string(partial).expect("a partial always serialises") + "\n";
+/// The plan of `--phase2`: the one partial in the file (or `-`).
+fn one_plan(path: &std::path::Path) -> Result<sharded::Partial, Error> {
+    let mut all = sharded::read_partials(path)?;
+    match all.len() {
+        1 => Ok(all.remove(0)),
+        n => Err(Error::Usage(format!(
+            "{}: holds {n} partials; --phase2 takes the one plan `merge` printed",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes `text` to standard output.
+fn print(text: String) -> Result<(), Error> {
     std::io::stdout()
         .lock()
         .write_all(text.as_bytes())

@@ -3,14 +3,14 @@
 //! merged partial when the partials cover part of the file, or the plan
 //! of the second phase.
 
-use super::analyze::{parse_memory, print_partial};
+use super::analyze::parse_memory;
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::report::human;
-use nimstream::sharded::{self, Outcome, Partial, PARTIAL_VERSION};
+use nimstream::sharded::{self, Outcome, Partial};
 use nimstream::{MemoryBudget, Options};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 
 /// Options of `merge`.
 #[derive(Debug, Args)]
@@ -36,7 +36,7 @@ pub struct MergeArgs {
 pub fn run(args: MergeArgs) -> Result<(), Error> {
     let mut partials = Vec::new();
     for path in &args.partials {
-        partials.extend(read_all(path)?);
+        partials.extend(sharded::read_partials(path)?);
     }
     let options = Options {
         inline_bits: args.inline_bits,
@@ -44,14 +44,10 @@ pub fn run(args: MergeArgs) -> Result<(), Error> {
         no_mmap: args.no_mmap,
         ..Options::default()
     };
-    let report = match sharded::merge(partials, &options)? {
-        Outcome::Report(report) => report,
-        Outcome::SecondPhase(plan) => return print_partial(&plan),
-        Outcome::Partial(partial) => return print_partial(&partial),
-    };
-    let text = match args.json {
-        true => report.to_json() + "\n",
-        false => human::render(&report),
+    let text = match sharded::merge(partials, &options)? {
+        Outcome::Report(report) if args.json => report.to_json() + "\n",
+        Outcome::Report(report) => human::render(&report),
+        Outcome::SecondPhase(partial) | Outcome::Partial(partial) => partial_line(&partial),
     };
     std::io::stdout()
         .lock()
@@ -59,51 +55,7 @@ pub fn run(args: MergeArgs) -> Result<(), Error> {
         .map_err(|e| Error::io("<stdout>", e))
 }
 
-/// The one partial in `path` (the plan of `--phase2`).
-pub fn read_one(path: &Path) -> Result<Partial, Error> {
-    let mut all = read_all(path)?;
-    match all.len() {
-        1 => Ok(all.remove(0)),
-        n => Err(Error::Usage(format!(
-            "{}: holds {n} partials; --phase2 takes the one plan `merge` printed",
-            path.display()
-        ))),
-    }
-}
-
-/// The partials in `path` (`-`: standard input), one a line.
-fn read_all(path: &Path) -> Result<Vec<Partial>, Error> {
-    let name = match path.as_os_str() == "-" {
-        true => "<stdin>".to_string(),
-        false => path.display().to_string(),
-    };
-    let mut text = String::new();
-    let read = match path.as_os_str() == "-" {
-        true => std::io::stdin().read_to_string(&mut text),
-        false => std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text)),
-    };
-    read.map_err(|e| Error::io(&name, e))?;
-    let mut partials = Vec::new();
-    let mut offset = 0u64;
-    for (n, line) in text.split_inclusive('\n').enumerate() {
-        if !line.trim().is_empty() {
-            let bad = |message: String| Error::Input {
-                path: name.clone(),
-                offset,
-                line_col: Some((n as u64 + 1, 1)),
-                message,
-            };
-            let partial: Partial = serde_json::from_str(line)
-                .map_err(|e| bad(format!("not a nimstream partial: {e}")))?;
-            if partial.nimstream_partial != PARTIAL_VERSION {
-                return Err(bad(format!(
-                    "a partial of version {}; this nimstream reads version {PARTIAL_VERSION}",
-                    partial.nimstream_partial
-                )));
-            }
-            partials.push(partial);
-        }
-        offset += line.len() as u64;
-    }
-    Ok(partials)
+/// A partial as `merge` prints it: one line of JSON.
+fn partial_line(partial: &Partial) -> String {
+    partial.to_json() + "\n"
 }

@@ -14,9 +14,11 @@
 //! wall-clock time of a job whose workers run at once); `window_bits`
 //! the workers' window.
 
-use super::partial::{mismatch, GameMark, Kind, Mark, Partial};
+use super::marks::{mismatch, Mark};
+use super::partial::{GameMark, Kind, Partial};
 use super::table;
 use crate::analysis::{self, Facts, Landmark, Survey, WholeGame, WholeNim};
+use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
 use crate::input::source::Input;
@@ -24,7 +26,6 @@ use crate::input::{Format, HeapPos};
 use crate::nimsum::highest_bit;
 use crate::report::{InputInfo, Report};
 use crate::working_memory::MemoryMeter;
-use crate::{Options, Rule};
 use std::path::Path;
 use std::time::Instant;
 
@@ -274,7 +275,7 @@ fn span_holder(mark: &GameMark) -> analysis::SpanHolder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::partial::Lines;
+    use super::super::marks::Lines;
 
     #[test]
     fn lines_locate_an_offset_after_the_last_lf() {

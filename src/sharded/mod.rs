@@ -76,14 +76,17 @@
 //! ```
 
 mod finish;
+mod marks;
 mod partial;
 mod span;
 mod table;
 mod worker;
 
 pub use finish::{merge, Outcome};
+pub use marks::{Lines, Mark};
 pub use partial::{
-    ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Lines, Mark, NimPart, Partial,
-    SurveyPart, WorkStats, PARTIAL_VERSION,
+    read_partials, ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Partial, SurveyPart,
+    WorkStats, PARTIAL_VERSION,
 };
+pub use table::NimPart;
 pub use worker::{analyze_range, holders_range};

@@ -10,8 +10,12 @@
 //! [`TABLE_BITS`](crate::analysis::TABLE_BITS) positions of holders at
 //! most, 16 holders under a game, one error.
 
+use super::marks::{mismatch, Lines, Mark};
+use super::table::NimPart;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
+use std::io::Read;
+use std::path::Path;
 
 /// The version this build writes and reads.
 pub const PARTIAL_VERSION: u32 = 1;
@@ -77,56 +81,6 @@ pub struct FileInfo {
     pub bytes: u64,
 }
 
-/// Line feeds counted over bytes from a range's start.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Lines {
-    /// How many.
-    pub lfs: u64,
-    /// The offset of the last one, if any.
-    pub last_lf: Option<u64>,
-}
-
-impl Lines {
-    /// These lines after `earlier`, the lines of the bytes before them.
-    pub fn after(self, earlier: Lines) -> Lines {
-        Lines {
-            lfs: earlier.lfs + self.lfs,
-            last_lf: self.last_lf.or(earlier.last_lf),
-        }
-    }
-
-    /// The 1-based line and column of `offset`, these being the lines
-    /// before it from the file's start.
-    pub fn line_and_column(self, offset: u64) -> (u64, u64) {
-        let line_start = self.last_lf.map_or(0, |lf| lf + 1);
-        (self.lfs + 1, offset - line_start + 1)
-    }
-}
-
-/// A heap of a range: its index from the range's first heap, its first
-/// byte, and the line feeds from the range's start up to that byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
-    /// 0-based index among the range's heaps.
-    pub index: u64,
-    /// 0-based offset in the file.
-    pub offset: u64,
-    /// Line feeds in `[range start, offset)`, and the last of them.
-    pub lines: Lines,
-}
-
-impl Mark {
-    /// The mark as seen from an earlier range start: `heaps` heaps and
-    /// `lines` lie between the two.
-    pub fn after(self, heaps: u64, lines: Lines) -> Mark {
-        Mark {
-            index: self.index + heaps,
-            offset: self.offset,
-            lines: self.lines.after(lines),
-        }
-    }
-}
-
 /// The survey counts of a range.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SurveyPart {
@@ -142,23 +96,6 @@ pub struct SurveyPart {
     pub first_one: Option<Mark>,
     /// The first heap ≥ 2.
     pub first_big: Option<Mark>,
-}
-
-/// What Nim needs of a range: its nim-sum and the holders of its top
-/// bit positions.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NimPart {
-    /// The range's nim-sum in lowercase hex (`0` for zero).
-    pub nim_sum: String,
-    /// Bit positions `low ..` up to the longest heap are in the table;
-    /// above it no heap holds a bit; below it nothing is known.
-    pub low: u64,
-    /// How many heaps hold each position of the table, from `low` up.
-    pub counts: Vec<u64>,
-    /// The first holder of each position, as a place in `heaps`.
-    pub first: Vec<Option<u32>>,
-    /// The distinct first holders, in file order.
-    pub heaps: Vec<Mark>,
 }
 
 /// What a game other than Nim needs of a range.
@@ -243,12 +180,12 @@ impl WorkStats {
     }
 }
 
-/// A usage error about partials that cannot be merged.
-pub(super) fn mismatch(what: String) -> Error {
-    Error::Usage(format!("cannot merge these partials: {what}"))
-}
-
 impl Partial {
+    /// The partial as one line of JSON (no trailing LF).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a partial always serialises")
+    }
+
     /// Whether the partial covers its whole file.
     pub fn is_whole(&self) -> bool {
         self.range == [0, self.input.bytes]
@@ -356,4 +293,57 @@ impl GrundyPart {
             holders,
         }
     }
+}
+
+/// The partials in the file at `path` (`-`: standard input), one JSON
+/// object a line (blank lines skipped): what `analyze --range …
+/// --partial` and `merge` print. A line that is not a partial of this
+/// version is bad input (exit 1), located by its line.
+///
+/// ```
+/// use nimstream::sharded::{analyze_range, read_partials};
+/// use nimstream::Options;
+///
+/// let partial = analyze_range("fixtures/three-four-five.dec".as_ref(), 0..6, &Options::default())?;
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("partials.jsonl");
+/// std::fs::write(&path, partial.to_json() + "\n").unwrap();
+/// assert_eq!(read_partials(&path)?, vec![partial]);
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+pub fn read_partials(path: &Path) -> Result<Vec<Partial>, Error> {
+    let stdin = path.as_os_str() == "-";
+    let name = match stdin {
+        true => "<stdin>".to_string(),
+        false => path.display().to_string(),
+    };
+    let mut text = String::new();
+    let read = match stdin {
+        true => std::io::stdin().read_to_string(&mut text),
+        false => std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text)),
+    };
+    read.map_err(|e| Error::io(&name, e))?;
+    let mut partials = Vec::new();
+    let mut offset = 0u64;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        if !line.trim().is_empty() {
+            let bad = |message: String| Error::Input {
+                path: name.clone(),
+                offset,
+                line_col: Some((n as u64 + 1, 1)),
+                message,
+            };
+            let partial: Partial = serde_json::from_str(line)
+                .map_err(|e| bad(format!("not a nimstream partial: {e}")))?;
+            if partial.nimstream_partial != PARTIAL_VERSION {
+                return Err(bad(format!(
+                    "a partial of version {}; this nimstream reads version {PARTIAL_VERSION}",
+                    partial.nimstream_partial
+                )));
+            }
+            partials.push(partial);
+        }
+        offset += line.len() as u64;
+    }
+    Ok(partials)
 }

@@ -19,7 +19,7 @@
 //! prefixes and little else) up to the first record at or past `end`, so
 //! a range's cost grows with the number of records before it.
 
-use super::partial::Lines;
+use super::marks::Lines;
 use crate::error::Error;
 use crate::input::driver::{self, At, Fold, SpanError};
 use crate::input::source::{Input, RandomAccess};

@@ -10,10 +10,28 @@
 //! whatever the number of ranges merged. When the whole file's msb lies
 //! in the merged table, its holders are known and no second phase runs.
 
-use super::partial::{mismatch, Mark, NimPart};
+use super::marks::{mismatch, Mark};
 use crate::analysis::{TopHolders, TABLE_BITS};
 use crate::error::Error;
 use crate::input::HeapPos;
+use serde::{Deserialize, Serialize};
+
+/// What Nim needs of a range: its nim-sum and the holders of its top
+/// bit positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NimPart {
+    /// The range's nim-sum in lowercase hex (`0` for zero).
+    pub nim_sum: String,
+    /// Bit positions `low ..` up to the longest heap are in the table;
+    /// above it no heap holds a bit; below it nothing is known.
+    pub low: u64,
+    /// How many heaps hold each position of the table, from `low` up.
+    pub counts: Vec<u64>,
+    /// The first holder of each position, as a place in `heaps`.
+    pub first: Vec<Option<u32>>,
+    /// The distinct first holders, in file order.
+    pub heaps: Vec<Mark>,
+}
 
 /// The table of a range from its pass's [`TopHolders`], each first
 /// holder marked by `mark` (which finds its line feeds).

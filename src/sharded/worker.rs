@@ -5,19 +5,21 @@
 //! runs the analysis's folds over it through the driver, and writes what
 //! they found as a [`Partial`], bad input included, as data.
 
+use super::marks::{Lines, Mark};
 use super::partial::{
-    ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Lines, Mark, NimPart, Partial,
-    SurveyPart, WorkStats, PARTIAL_VERSION,
+    ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Partial, SurveyPart, WorkStats,
+    PARTIAL_VERSION,
 };
 use super::span::{lines_of, span_of};
 use super::table;
+use super::table::NimPart;
+use crate::analysis::Options;
 use crate::analysis::{self, Stats, Survey, TopHolders};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
 use crate::input::driver::SpanError;
 use crate::input::source::Input;
 use crate::input::{self, Format, HeapPos};
-use crate::Options;
 use std::ops::Range;
 use std::path::Path;
 

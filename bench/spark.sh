@@ -61,7 +61,8 @@ from pyspark import SparkConf, SparkContext
 
 started = time.perf_counter()
 sc = SparkContext(conf=SparkConf().setMaster("local[2]").setAppName("bench")
-                  .set("spark.ui.enabled", "false"))
+                  .set("spark.ui.enabled", "false")
+                  .set("spark.ui.showConsoleProgress", "false"))
 sc.setLogLevel("ERROR")
 startup = time.perf_counter() - started
 

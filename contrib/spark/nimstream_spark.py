@@ -178,7 +178,9 @@ def main(argv=None):
     args = arguments(argv)
     from pyspark import SparkConf, SparkContext
 
-    sc = SparkContext(conf=SparkConf().setAppName("nimstream"))
+    conf = (SparkConf().setAppName("nimstream")
+            .setIfMissing("spark.ui.showConsoleProgress", "false"))
+    sc = SparkContext(conf=conf)
     sc.setLogLevel("ERROR")
     try:
         report = run(sc, args.file, args.format, args.rule, args.game,

@@ -64,7 +64,8 @@ class SparkJob(unittest.TestCase):
         cls.nimstream = binary()
         cls.dir = tempfile.mkdtemp(prefix="nimstream-spark-")
         conf = (SparkConf().setMaster("local[2]").setAppName("nimstream-test")
-                .set("spark.ui.enabled", "false"))
+                .set("spark.ui.enabled", "false")
+                .set("spark.ui.showConsoleProgress", "false"))
         cls.sc = SparkContext(conf=conf)
         cls.sc.setLogLevel("ERROR")
 

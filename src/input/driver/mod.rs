@@ -42,7 +42,7 @@ use super::{
 use crate::error::{Error, ParseError};
 use in_place::read_in_place;
 use positioned::Positioned;
-use ranges::{range_count, split};
+use ranges::run_located;
 use std::ops::Range;
 use stream::read_stream;
 
@@ -292,63 +292,6 @@ pub fn run_span<F: Fold>(
         Located::Parse(error, _) => SpanError::Parse(error),
         Located::Io(error) => SpanError::Failed(Error::io(input.name(), error)),
         Located::Failed(error) => SpanError::Failed(error),
-    })
-}
-
-/// The pass of [`run_random`] and [`run_span`] over `span`.
-fn run_located<F: Fold>(
-    input: &Input<'_>,
-    format: Format,
-    reads: &Reads,
-    span: Range<u64>,
-    make: impl Fn() -> F + Sync,
-) -> Result<Folded<F>, Located> {
-    let source = input
-        .random_access()
-        .expect("a stream is read once, by run");
-    let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
-    let count = range_count(span.end - span.start, format, reads);
-    if count == 1 {
-        // One range: read here, with nothing allocated for the ranges.
-        let (fold, heaps, bytes_read) = read(&span)?;
-        return Ok(Folded {
-            fold,
-            bytes_read,
-            ranges: 1,
-            heaps,
-        });
-    }
-    let ranges = split(source, format, span, count, reads).map_err(Located::Failed)?;
-    // Each range's fold merges as its thread is joined, in file order, so
-    // that no list of the ranges' results is held.
-    let mut merged: Option<(F, u64)> = None;
-    let mut bytes_read = 0;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = ranges
-            .iter()
-            .map(|range| scope.spawn(|| read(range)))
-            .collect();
-        for handle in handles {
-            let (fold, heaps, bytes) = handle.join().expect("a range thread does not panic")?;
-            bytes_read += bytes;
-            match &mut merged {
-                None => merged = Some((fold, heaps)),
-                Some((earlier, heaps_before)) => {
-                    earlier
-                        .merge(fold, *heaps_before)
-                        .map_err(Located::Failed)?;
-                    *heaps_before += heaps;
-                }
-            }
-        }
-        Ok::<(), Located>(())
-    })?;
-    let (fold, heaps) = merged.expect("at least one range");
-    Ok(Folded {
-        fold,
-        bytes_read,
-        ranges: ranges.len(),
-        heaps,
     })
 }
 

@@ -1,11 +1,70 @@
 //! The one place work is split across threads: an input that can be read
-//! at any offset is cut into ranges that start on heap boundaries.
+//! at any offset (or a span of it) is cut into ranges that start on heap
+//! boundaries, each read on a thread of its own, and their folds merged in
+//! file order.
 
-use super::Reads;
+use super::{read_range, Fold, Folded, Located, Reads};
 use crate::error::Error;
-use crate::input::source::RandomAccess;
+use crate::input::source::{Input, RandomAccess};
 use crate::input::{first_boundary, Format};
 use std::ops::Range;
+
+/// The pass of [`run_random`] and [`run_span`] over `span`.
+pub(super) fn run_located<F: Fold>(
+    input: &Input<'_>,
+    format: Format,
+    reads: &Reads,
+    span: Range<u64>,
+    make: impl Fn() -> F + Sync,
+) -> Result<Folded<F>, Located> {
+    let source = input
+        .random_access()
+        .expect("a stream is read once, by run");
+    let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
+    let count = range_count(span.end - span.start, format, reads);
+    if count == 1 {
+        // One range: read here, with nothing allocated for the ranges.
+        let (fold, heaps, bytes_read) = read(&span)?;
+        return Ok(Folded {
+            fold,
+            bytes_read,
+            ranges: 1,
+            heaps,
+        });
+    }
+    let ranges = split(source, format, span, count, reads).map_err(Located::Failed)?;
+    // Each range's fold merges as its thread is joined, in file order, so
+    // that no list of the ranges' results is held.
+    let mut merged: Option<(F, u64)> = None;
+    let mut bytes_read = 0;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .map(|range| scope.spawn(|| read(range)))
+            .collect();
+        for handle in handles {
+            let (fold, heaps, bytes) = handle.join().expect("a range thread does not panic")?;
+            bytes_read += bytes;
+            match &mut merged {
+                None => merged = Some((fold, heaps)),
+                Some((earlier, heaps_before)) => {
+                    earlier
+                        .merge(fold, *heaps_before)
+                        .map_err(Located::Failed)?;
+                    *heaps_before += heaps;
+                }
+            }
+        }
+        Ok::<(), Located>(())
+    })?;
+    let (fold, heaps) = merged.expect("at least one range");
+    Ok(Folded {
+        fold,
+        bytes_read,
+        ranges: ranges.len(),
+        heaps,
+    })
+}
 
 /// How many ranges to cut `len` bytes of input into: at most
 /// `reads.ranges`, none shorter than `reads.min_range_bytes`; a `nimb`

@@ -47,6 +47,8 @@
 //! - [`games`]: heap games beyond Nim (subtraction and octal games), their
 //!   Grundy value sequences with proven periods, the residues of heaps of
 //!   any length, and their moves.
+//! - [`sharded`]: sharded runs (Apache Spark, a cluster): a byte range's
+//!   partial summary, and the merge of partials into the report.
 //! - [`workbench`]: the tools around the analysis: generating instances,
 //!   converting them, checking the analyzer against exhaustive search,
 //!   playing games out, measuring growth.
@@ -69,6 +71,7 @@ pub mod input;
 mod nimsum;
 pub mod output;
 pub mod report;
+pub mod sharded;
 pub mod workbench;
 pub mod working_memory;
 

@@ -219,6 +219,38 @@ impl Candidates {
         Ok(kept.map(Candidate::Kept))
     }
 
+    /// The first holder of each bit position of `positions`, in one read
+    /// of the candidates (which empties them, as [`Candidates::first`]
+    /// does): `Some(None)` where no heap holds it, `None` where a heap
+    /// left in the file comes before every kept holder and its top limbs
+    /// do not show the bit (only a read of its digits would tell).
+    pub fn first_holders(
+        &mut self,
+        positions: Range<u64>,
+    ) -> io::Result<Vec<Option<Option<HeapPos>>>> {
+        let mut kept: Vec<Option<HeapPos>> = vec![None; (positions.end - positions.start) as usize];
+        self.drain(|candidate| {
+            for (slot, p) in kept.iter_mut().zip(positions.clone()) {
+                if slot.is_none() && holds_bit(&candidate.limbs, p) {
+                    *slot = Some(candidate.pos);
+                }
+            }
+            Ok(())
+        })?;
+        let first = |(slot, p): (Option<HeapPos>, u64)| {
+            let before = slot.map_or(u64::MAX, |pos| pos.index);
+            for heap in self.in_file.iter().take_while(|h| h.pos.index < before) {
+                match heap.top_bit(p) {
+                    Some(true) => return Some(Some(heap.pos)),
+                    Some(false) => {}
+                    None => return None,
+                }
+            }
+            Some(slot)
+        };
+        Ok(kept.into_iter().zip(positions).map(first).collect())
+    }
+
     /// Hands every kept heap to `visit`, in input order, emptying the list
     /// (spilled ones are read back one by one); stops at the first error.
     fn drain(&mut self, mut visit: impl FnMut(KeptHeap) -> io::Result<()>) -> io::Result<()> {

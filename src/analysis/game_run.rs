@@ -101,7 +101,7 @@ pub fn analyze_game(
 
 /// Refuses what only Nim has: misère play (of these games a different
 /// theory, misère quotients) and `--nim-sum-out`.
-fn refuse_nim_only(options: &Options) -> Result<(), Error> {
+pub(super) fn refuse_nim_only(options: &Options) -> Result<(), Error> {
     let game = &options.game;
     if options.rule == Rule::Misere {
         return Err(Error::Usage(format!(
@@ -122,7 +122,7 @@ fn refuse_nim_only(options: &Options) -> Result<(), Error> {
 /// asked for is kept, so that many analyses under one game in a process
 /// (`verify --game`, a library user's loop) compute it once. A table is 2
 /// bytes a value (about 1 MB for `octal:0.16`).
-fn sequence_of(game: &Game, max_values: u64) -> Result<Arc<Sequence>, Error> {
+pub(super) fn sequence_of(game: &Game, max_values: u64) -> Result<Arc<Sequence>, Error> {
     static LAST: Mutex<Option<(u64, Arc<Sequence>)>> = Mutex::new(None);
     let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((max, sequence)) = &*last {
@@ -137,13 +137,41 @@ fn sequence_of(game: &Game, max_values: u64) -> Result<Arc<Sequence>, Error> {
 
 /// The error for a heap past the computed values of a game with no
 /// proven period.
-fn past_values_message(index: u64, sequence: &Sequence) -> String {
+pub(super) fn past_values_message(index: u64, sequence: &Sequence) -> String {
     format!(
         "heap {index} lies past the {} values computed for {}, which has no period \
          proven within them; raise --max-values",
         sequence.values_computed(),
         sequence.game()
     )
+}
+
+/// The winning move on `holder`, the first heap whose value holds the
+/// msb of `sum` (not 0), on `line`: what the merge of the sharded runs
+/// ([`super::ranged`]) found, the heap read again where it lies when the
+/// move needs its digits. Its reads are added to `cost`.
+pub(super) fn move_on_holder(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    cost: &mut Stats,
+    holder: &Holder,
+    (sum, line): (u16, Option<u64>),
+    sequence: &Sequence,
+) -> Result<GameMoveFacts, Error> {
+    let shape = Shape {
+        len: input.size(),
+        format,
+        threads: options.threads,
+    };
+    let mut mover = Mover {
+        input,
+        format,
+        options,
+        reads: options.memory.plan(&shape).later,
+        cost,
+    };
+    mover.move_on(holder, sum, sequence, line)
 }
 
 /// Finds the move on the heap the pass chose, and writes it out.
@@ -173,6 +201,22 @@ impl<'a> Mover<'a, '_> {
             .holders
             .of_bit(15 - sum.leading_zeros())
             .expect("every set bit of the sum has a holder");
+        let line = match holder.line {
+            Some(line) => Some(line),
+            None => self.line_of(holder.pos.offset, no_lf)?,
+        };
+        self.move_on(holder, sum, sequence, line).map(Some)
+    }
+
+    /// The first option of `holder` (the first heap whose value holds the
+    /// msb of `sum`, on `line`) that leaves a sum of 0.
+    fn move_on(
+        &mut self,
+        holder: &Holder,
+        sum: u16,
+        sequence: &Sequence,
+        line: Option<u64>,
+    ) -> Result<GameMoveFacts, Error> {
         let target = holder.grundy ^ sum;
         let found = first_option(sequence, holder.size, target).ok_or_else(|| {
             Error::Check(format!(
@@ -180,12 +224,8 @@ impl<'a> Mover<'a, '_> {
                 holder.pos.index
             ))
         })?;
-        let line = match holder.line {
-            Some(line) => Some(line),
-            None => self.line_of(holder.pos.offset, no_lf)?,
-        };
         let (from, leave) = self.write_out(holder, &parts(&found.leave))?;
-        Ok(Some(GameMoveFacts {
+        Ok(GameMoveFacts {
             heap: holder.pos.index,
             offset: holder.pos.offset,
             line,
@@ -194,7 +234,7 @@ impl<'a> Mover<'a, '_> {
             take: found.take,
             leave,
             to_grundy: target,
-        }))
+        })
     }
 
     /// The heap's value and the parts left, as the report writes them,

@@ -23,6 +23,7 @@
 
 mod budget;
 mod candidates;
+mod concluded;
 mod facts;
 mod game_holders;
 mod game_run;
@@ -31,6 +32,7 @@ mod holder_counts;
 mod holders;
 mod moves;
 mod one_pass;
+mod ranged;
 mod raw_arrays;
 mod rules;
 mod run;
@@ -42,9 +44,16 @@ mod windows;
 mod tests;
 
 pub use budget::{parse_byte_size, MemoryBudget};
+pub use concluded::{
+    conclude_game, conclude_nim, past_values_error, Landmark, WholeGame, WholeNim,
+};
 pub use facts::{Facts, GameFacts, GameMoveFacts, MoveFacts, Number, Stats};
+pub use ranged::{
+    game_span, holders_span, nim_span, GameSpan, NimSpan, SpanHolder, TopHolders, TABLE_BITS,
+};
 pub use rules::{Player, Rule};
 pub use run::analyze;
+pub use survey::Survey;
 
 use crate::games::Game;
 use crate::input::Format;

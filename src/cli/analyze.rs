@@ -1,12 +1,15 @@
-//! `nimstream analyze FILE`: the main job.
+//! `nimstream analyze FILE`: the main job; with `--range START..END
+//! --partial`, one range's share of a sharded run (SPEC section 11).
 
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::games::Game;
 use nimstream::report::human;
+use nimstream::sharded;
 use nimstream::{analyze_path, MemoryBudget, Options, DEFAULT_MAX_VALUES};
 use nimstream::{Format, Rule};
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 
 /// Examples and exit statuses, shown under `analyze --help`.
@@ -63,6 +66,15 @@ pub struct AnalyzeArgs {
     /// Read a regular file with plain reads instead of a memory map (each pass reads it again).
     #[arg(long)]
     pub no_mmap: bool,
+    /// Analyze only the heaps whose first byte lies in bytes START..END (with --partial).
+    #[arg(long, value_name = "START..END", value_parser = parse_range, requires = "partial")]
+    pub range: Option<Range<u64>>,
+    /// Print the range's partial summary, one JSON object, for `nimstream merge`.
+    #[arg(long, requires = "range", conflicts_with_all = ["decide", "nim_sum_out", "move_out"])]
+    pub partial: bool,
+    /// The second phase of a sharded run: PLAN is the file (or `-`) where `merge` printed it.
+    #[arg(long, value_name = "PLAN", requires = "partial")]
+    pub phase2: Option<PathBuf>,
 }
 
 /// `--format`: a format, or detection.
@@ -86,8 +98,17 @@ fn parse_threads(text: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_memory(text: &str) -> Result<MemoryBudget, String> {
+/// Parses `--memory`.
+pub(super) fn parse_memory(text: &str) -> Result<MemoryBudget, String> {
     text.parse()
+}
+
+/// Parses `--range START..END` (byte offsets).
+fn parse_range(text: &str) -> Result<Range<u64>, String> {
+    let bad = || format!("'{text}' is not a byte range: expected START..END, e.g. 0..1048576");
+    let (start, end) = text.split_once("..").ok_or_else(bad)?;
+    let number = |t: &str| t.trim().parse::<u64>().map_err(|_| bad());
+    Ok(number(start)?..number(end)?)
 }
 
 /// Runs `analyze` and prints the report.
@@ -109,12 +130,37 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         threads,
         no_mmap: args.no_mmap,
     };
+    if let Some(range) = args.range {
+        let partial = match &args.phase2 {
+            None => sharded::analyze_range(&args.file, range, &options)?,
+            Some(plan) => {
+                let plan = one_plan(plan)?;
+                sharded::holders_range(&args.file, range, &plan, &options)?
+            }
+        };
+        return print(partial.to_json() + "\n");
+    }
     let report = analyze_path(&args.file, &options)?;
-    let text = if args.json {
-        report.to_json() + "\n"
-    } else {
-        human::render(&report)
-    };
+    print(match args.json {
+        true => report.to_json() + "\n",
+        false => human::render(&report),
+    })
+}
+
+/// The plan of `--phase2`: the one partial in the file (or `-`).
+fn one_plan(path: &std::path::Path) -> Result<sharded::Partial, Error> {
+    let mut all = sharded::read_partials(path)?;
+    match all.len() {
+        1 => Ok(all.remove(0)),
+        n => Err(Error::Usage(format!(
+            "{}: holds {n} partials; --phase2 takes the one plan `merge` printed",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes `text` to standard output.
+fn print(text: String) -> Result<(), Error> {
     std::io::stdout()
         .lock()
         .write_all(text.as_bytes())

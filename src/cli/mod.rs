@@ -8,6 +8,7 @@ mod complexity;
 mod convert;
 mod gen;
 mod grundy;
+mod merge;
 mod play;
 mod shell;
 mod verify;
@@ -63,6 +64,8 @@ pub enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the manual page (roff), or write every command's page into a folder.
     Man(shell::ManArgs),
+    /// Merge the partial summaries of a sharded run (analyze --range … --partial) into the report.
+    Merge(merge::MergeArgs),
 }
 
 /// Runs the parsed command line.
@@ -77,6 +80,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Complexity(args) => complexity::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -42,7 +42,7 @@ use super::{
 use crate::error::{Error, ParseError};
 use in_place::read_in_place;
 use positioned::Positioned;
-use ranges::{range_count, split};
+use ranges::run_located;
 use std::ops::Range;
 use stream::read_stream;
 
@@ -193,6 +193,8 @@ pub struct Folded<F> {
     pub bytes_read: u64,
     /// Ranges read at once.
     pub ranges: usize,
+    /// Heaps read.
+    pub heaps: u64,
 }
 
 /// Why the reading of a range stopped early.
@@ -233,12 +235,13 @@ pub fn run<F: Fold>(
         return run_random(input, format, reads, make);
     };
     let mut fold = make();
-    let (bytes, error) = read_stream(reader, format, reads, &mut fold);
+    let (bytes, heaps, error) = read_stream(reader, format, reads, &mut fold);
     match error {
         None => Ok(Folded {
             fold,
             bytes_read: bytes,
             ranges: 1,
+            heaps,
         }),
         Some(error) => Err(error.into_error(input, format)),
     }
@@ -256,49 +259,39 @@ pub fn run_random<F: Fold>(
     let source = input
         .random_access()
         .expect("a stream is read once, by run");
-    let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
-    let located = |error: Located| error.into_error(input, format);
-    let count = range_count(source, format, reads);
-    if count == 1 {
-        // One range: read here, with nothing allocated for the ranges.
-        let (fold, _, bytes_read) = read(&(0..source.size())).map_err(located)?;
-        input.check_unchanged()?;
-        return Ok(Folded {
-            fold,
-            bytes_read,
-            ranges: 1,
-        });
-    }
-    let ranges = split(source, format, count, reads)?;
-    // Each range's fold merges as its thread is joined, in file order, so
-    // that no list of the ranges' results is held.
-    let mut merged: Option<(F, u64)> = None;
-    let mut bytes_read = 0;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = ranges
-            .iter()
-            .map(|range| scope.spawn(|| read(range)))
-            .collect();
-        for handle in handles {
-            let run = handle.join().expect("a range thread does not panic");
-            let (fold, heaps, bytes) = run.map_err(located)?;
-            bytes_read += bytes;
-            match &mut merged {
-                None => merged = Some((fold, heaps)),
-                Some((earlier, heaps_before)) => {
-                    earlier.merge(fold, *heaps_before)?;
-                    *heaps_before += heaps;
-                }
-            }
-        }
-        Ok::<(), Error>(())
-    })?;
+    let folded = run_located(input, format, reads, 0..source.size(), make)
+        .map_err(|error| error.into_error(input, format))?;
     input.check_unchanged()?;
-    let (fold, _) = merged.expect("at least one range");
-    Ok(Folded {
-        fold,
-        bytes_read,
-        ranges: ranges.len(),
+    Ok(folded)
+}
+
+/// Why a pass over a span stopped ([`run_span`]): a malformed byte, as
+/// the scanner found it (no line and column: the span's reader does not
+/// know the lines before it), or any other error.
+pub enum SpanError {
+    /// A malformed byte.
+    Parse(ParseError),
+    /// Anything else, complete.
+    Failed(Error),
+}
+
+/// [`run_random`] over `span` alone, which must start and end on heap
+/// boundaries (a `nimb` span after the header, unless it starts at 0):
+/// its heaps are pushed into folds, indices counted from 0. A malformed
+/// byte comes back as the scanner found it, for the caller to locate
+/// (the sharded runs of `analyze --range`, which know the lines before
+/// the span only once every range is merged).
+pub fn run_span<F: Fold>(
+    input: &Input<'_>,
+    format: Format,
+    reads: &Reads,
+    span: Range<u64>,
+    make: impl Fn() -> F + Sync,
+) -> Result<Folded<F>, SpanError> {
+    run_located(input, format, reads, span, make).map_err(|error| match error {
+        Located::Parse(error, _) => SpanError::Parse(error),
+        Located::Io(error) => SpanError::Failed(Error::io(input.name(), error)),
+        Located::Failed(error) => SpanError::Failed(error),
     })
 }
 

@@ -1,53 +1,116 @@
 //! The one place work is split across threads: an input that can be read
-//! at any offset is cut into ranges that start on heap boundaries.
+//! at any offset (or a span of it) is cut into ranges that start on heap
+//! boundaries, each read on a thread of its own, and their folds merged in
+//! file order.
 
-use super::Reads;
+use super::{read_range, Fold, Folded, Located, Reads};
 use crate::error::Error;
-use crate::input::source::RandomAccess;
+use crate::input::source::{Input, RandomAccess};
 use crate::input::{first_boundary, Format};
 use std::ops::Range;
 
-/// How many ranges to cut the input into: at most `reads.ranges`, none
-/// shorter than `reads.min_range_bytes`; a `nimb` file is one range, its
-/// records are only found from the start.
-pub(super) fn range_count(source: RandomAccess<'_>, format: Format, reads: &Reads) -> u64 {
+/// The pass of [`run_random`] and [`run_span`] over `span`.
+pub(super) fn run_located<F: Fold>(
+    input: &Input<'_>,
+    format: Format,
+    reads: &Reads,
+    span: Range<u64>,
+    make: impl Fn() -> F + Sync,
+) -> Result<Folded<F>, Located> {
+    let source = input
+        .random_access()
+        .expect("a stream is read once, by run");
+    let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
+    let count = range_count(span.end - span.start, format, reads);
+    if count == 1 {
+        // One range: read here, with nothing allocated for the ranges.
+        let (fold, heaps, bytes_read) = read(&span)?;
+        return Ok(Folded {
+            fold,
+            bytes_read,
+            ranges: 1,
+            heaps,
+        });
+    }
+    let ranges = split(source, format, span, count, reads).map_err(Located::Failed)?;
+    // Each range's fold merges as its thread is joined, in file order, so
+    // that no list of the ranges' results is held.
+    let mut merged: Option<(F, u64)> = None;
+    let mut bytes_read = 0;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .map(|range| scope.spawn(|| read(range)))
+            .collect();
+        for handle in handles {
+            let (fold, heaps, bytes) = handle.join().expect("a range thread does not panic")?;
+            bytes_read += bytes;
+            match &mut merged {
+                None => merged = Some((fold, heaps)),
+                Some((earlier, heaps_before)) => {
+                    earlier
+                        .merge(fold, *heaps_before)
+                        .map_err(Located::Failed)?;
+                    *heaps_before += heaps;
+                }
+            }
+        }
+        Ok::<(), Located>(())
+    })?;
+    let (fold, heaps) = merged.expect("at least one range");
+    Ok(Folded {
+        fold,
+        bytes_read,
+        ranges: ranges.len(),
+        heaps,
+    })
+}
+
+/// How many ranges to cut `len` bytes of input into: at most
+/// `reads.ranges`, none shorter than `reads.min_range_bytes`; a `nimb`
+/// file is one range, its records are only found from the start.
+pub(super) fn range_count(len: u64, format: Format, reads: &Reads) -> u64 {
     match format {
         Format::Nimb => 1,
-        _ => (reads.ranges as u64).clamp(1, (source.size() / reads.min_range_bytes.max(1)).max(1)),
+        _ => (reads.ranges as u64).clamp(1, (len / reads.min_range_bytes.max(1)).max(1)),
     }
 }
 
-/// The input cut into at most `count` ranges that start on heap
-/// boundaries: after a separator for the text formats (a cut that falls
-/// inside a heap longer than `reads.max_buffered_heap_bytes` is dropped),
-/// at whole elements for raw arrays. The one place work is split.
+/// The `span` of the input (the whole of it, but for `analyze --range`),
+/// which starts and ends on heap boundaries, cut into at most `count`
+/// ranges that start on heap boundaries: after a separator for the text
+/// formats (a cut that falls inside a heap longer than
+/// `reads.max_buffered_heap_bytes` is dropped), at whole elements for raw
+/// arrays. The one place work is split.
 pub(super) fn split(
     source: RandomAccess<'_>,
     format: Format,
+    span: Range<u64>,
     count: u64,
     reads: &Reads,
 ) -> Result<Vec<Range<u64>>, Error> {
-    let len = source.size();
-    let mut starts = vec![0];
+    let (base, end) = (span.start, span.end);
+    let mut starts = vec![base];
     for k in 1..count {
-        let nominal = len / count * k;
+        let nominal = base + (end - base) / count * k;
         let start = match format.raw_width() {
-            Some(width) => nominal - nominal % width as u64,
-            None => match next_boundary(source, format, nominal, len, reads)? {
+            Some(width) => nominal - (nominal - base) % width as u64,
+            None => match next_boundary(source, format, nominal, end, reads)? {
                 Some(start) => start,
                 None => continue,
             },
         };
-        if start > *starts.last().expect("starts with 0") && start < len {
+        if start > *starts.last().expect("starts with the span's start") && start < end {
             starts.push(start);
         }
     }
-    starts.push(len);
+    starts.push(end);
     Ok(starts.windows(2).map(|w| w[0]..w[1]).collect())
 }
 
-/// The first heap boundary at or after `from`: just past a separator.
-/// `None` when none comes within the longest heap a pass buffers.
+/// The first heap boundary at or after `from`, before `len` (the end of
+/// the span being cut): just past a separator. `None` when none comes
+/// within the longest heap a pass buffers.
 pub(super) fn next_boundary(
     source: RandomAccess<'_>,
     format: Format,

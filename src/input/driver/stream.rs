@@ -12,14 +12,14 @@ use crate::input::{complete_prefix, Format};
 const FIRST_CHUNK_BYTES: usize = 8 << 10;
 
 /// Reads a stream chunk by chunk, each cut at a heap boundary, counting
-/// lines for the text formats; returns the bytes read and the error that
-/// stopped it, if any.
+/// lines for the text formats; returns the bytes read, the heaps read and
+/// the error that stopped it, if any.
 pub(super) fn read_stream<F: Fold>(
     reader: &mut dyn std::io::Read,
     format: Format,
     reads: &Reads,
     fold: &mut F,
-) -> (u64, Option<Located>) {
+) -> (u64, u64, Option<Located>) {
     // The buffer starts small, so that a short input costs little working
     // memory, and doubles while reads fill it, up to the chunk size (past
     // it only to hold a heap that does not fit).
@@ -34,7 +34,7 @@ pub(super) fn read_stream<F: Fold>(
         }
         let eof = match fill(reader, &mut buffer) {
             Ok(eof) => eof,
-            Err(e) => return (base, Some(Located::Io(e))),
+            Err(e) => return (base, heaps, Some(Located::Io(e))),
         };
         filled = !eof;
         let usable = match eof {
@@ -54,16 +54,16 @@ pub(super) fn read_stream<F: Fold>(
                     let line_col = format
                         .is_text()
                         .then(|| lines.locate(piece, base, error.offset));
-                    return (base, Some(Located::Parse(error, line_col)));
+                    return (base, heaps, Some(Located::Parse(error, line_col)));
                 }
-                Err(Stop::Failed(error)) => return (base, Some(Located::Failed(error))),
+                Err(Stop::Failed(error)) => return (base, heaps, Some(Located::Failed(error))),
             }
             lines.count(piece, base);
             buffer.drain(..usable);
             base += usable as u64;
         }
         if eof {
-            return (base, None);
+            return (base, heaps, None);
         }
     }
 }

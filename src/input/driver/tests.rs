@@ -184,8 +184,9 @@ fn ranges_start_after_a_separator() {
     let data = b"101 1 11111111111111111111111111111\n0 1 10 11 100".repeat(20);
     let source = RandomAccess::Memory(&data);
     for count in 1..8 {
-        let ranges =
-            ranges::split(source, Format::Bits, count, &tiny(count as usize, true)).unwrap();
+        let whole = 0..data.len() as u64;
+        let reads = tiny(count as usize, true);
+        let ranges = ranges::split(source, Format::Bits, whole, count, &reads).unwrap();
         assert_eq!(ranges.first().map(|r| r.start), Some(0));
         assert_eq!(ranges.last().map(|r| r.end), Some(data.len() as u64));
         assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));

@@ -1,0 +1,261 @@
+//! The facts of a whole file from what the merged spans of the sharded
+//! runs found ([`super::ranged`]; the protocol is in [`crate::sharded`]):
+//! the rules of SPEC section 1 and the move, built by the same code as a
+//! whole analysis ([`super::rules`], [`super::moves`],
+//! [`super::game_run`]), so that the report is the one `analyze` prints.
+//!
+//! The merge knows every count, the nim-sum (or the Grundy sum), and
+//! where the move's heap is and on which line; it reads that one heap of
+//! the input, when the move needs its digits (a move that leaves x ⊕ g, or
+//! misère's single heap ≥ 2), and nothing else.
+
+use super::budget::Shape;
+use super::facts::{Facts, GameFacts, MoveFacts, Number, Stats};
+use super::game_holders::Holder;
+use super::game_run::{move_on_holder, past_values_message, sequence_of};
+use super::moves::{small_move, XorMove};
+use super::ranged::SpanHolder;
+use super::rules::{self, MovePlan, Player};
+use super::survey::Survey;
+use super::Options;
+use crate::error::Error;
+use crate::input::driver;
+use crate::input::page_release::PageReleaser;
+use crate::input::source::Input;
+use crate::input::{Format, HeapPos, HeapValue};
+use crate::nimsum::highest_bit;
+
+/// A heap and its 1-based line (text formats only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Landmark {
+    /// Where it is in the file.
+    pub pos: HeapPos,
+    /// Its line.
+    pub line: Option<u64>,
+}
+
+/// What the merged spans of a Nim analysis found over the whole file.
+#[derive(Clone, Debug)]
+pub struct WholeNim {
+    /// Counts and landmarks of every heap.
+    pub survey: Survey,
+    /// The nim-sum, little-endian limbs without high zero limbs.
+    pub nim_sum: Vec<u64>,
+    /// The line of the first heap equal to 1.
+    pub first_one_line: Option<u64>,
+    /// The line of the first heap ≥ 2.
+    pub first_big_line: Option<u64>,
+    /// How many heaps hold the nim-sum's msb, and the first of them
+    /// (needed when the move leaves x ⊕ g).
+    pub msb_holders: Option<(u64, Landmark)>,
+}
+
+impl WholeNim {
+    /// The nim-sum's msb, when it is not 0.
+    pub fn msb(&self) -> Option<u64> {
+        highest_bit(0, &self.nim_sum)
+    }
+
+    /// Whether the move is played on the first holder of the msb, whose
+    /// count and place a whole analysis needs.
+    pub fn needs_msb_holders(&self, options: &Options) -> bool {
+        let plan = rules::move_plan(options.rule, self.survey.counts(), self.msb().is_some());
+        plan == MovePlan::XorMsb
+    }
+}
+
+/// The facts of a Nim analysis from what the merged spans found (see
+/// [`WholeNim`]); `input` is the file, read only for the move's heap.
+pub fn conclude_nim(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    whole: &WholeNim,
+) -> Result<Facts, Error> {
+    let counts = whole.survey.counts();
+    let msb = whole.msb();
+    let winner = rules::winner(options.rule, counts, msb.is_some());
+    let plan = rules::move_plan(options.rule, counts, msb.is_some());
+    let holders = whole.msb_holders.map_or(0, |(count, _)| count);
+    let mut stats = Stats::default();
+    let winning_move = match plan {
+        MovePlan::None => None,
+        MovePlan::XorMsb => {
+            let (_, heap) = whole.msb_holders.ok_or_else(|| {
+                Error::Usage("the msb's holders are not known: run the second phase".into())
+            })?;
+            Some(xor_move(input, format, options, whole, heap, &mut stats)?)
+        }
+        MovePlan::SingleBig { target } => {
+            let pos = whole.survey.first_big.expect("one heap is big");
+            let heap = Landmark {
+                pos,
+                line: whole.first_big_line,
+            };
+            Some(read_and_move(
+                input, format, options, heap, target, &mut stats,
+            )?)
+        }
+        MovePlan::TakeOne => {
+            let pos = whole.survey.first_one.expect("some heap is 1");
+            let one = HeapValue::Word(1);
+            let mut found = small_move(pos, &one, PageReleaser::NONE, 0, options)?;
+            found.line = whole.first_one_line;
+            Some(found)
+        }
+    };
+    let inline = options.inline_bits;
+    let bits = msb.map_or(0, |top| top + 1);
+    Ok(Facts {
+        survey: whole.survey.clone(),
+        nim_sum: Some(Number::new(bits, &whole.nim_sum, inline)),
+        msb,
+        winner,
+        winning_moves: Some(rules::winning_moves(plan, counts, holders)),
+        winning_move,
+        game: None,
+        stats,
+    })
+}
+
+/// The move x → x ⊕ g on `heap`, read again.
+fn xor_move(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    whole: &WholeNim,
+    heap: Landmark,
+    stats: &mut Stats,
+) -> Result<MoveFacts, Error> {
+    let read = driver::heap_at(
+        input,
+        format,
+        heap.pos.offset,
+        &reads(input, format, options),
+    )?;
+    stats.bytes_scanned += read.bytes_read;
+    let capture = options.inline_bits.min(whole.survey.max_bit_length);
+    let g = &whole.nim_sum;
+    let above = g.len() as u64;
+    let mut moving = XorMove::start(
+        heap.pos,
+        read.heap.value,
+        read.pages,
+        capture,
+        options,
+        above,
+    )?;
+    moving.absorb(0, g)?;
+    let mut found = moving.finish(options.inline_bits)?;
+    found.line = heap.line;
+    Ok(found)
+}
+
+/// Misère's move on its single heap ≥ 2, read again: it is left with
+/// `target`.
+fn read_and_move(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    heap: Landmark,
+    target: u64,
+    stats: &mut Stats,
+) -> Result<MoveFacts, Error> {
+    let read = driver::heap_at(
+        input,
+        format,
+        heap.pos.offset,
+        &reads(input, format, options),
+    )?;
+    stats.bytes_scanned += read.bytes_read;
+    let mut found = small_move(heap.pos, &read.heap.value, read.pages, target, options)?;
+    found.line = heap.line;
+    Ok(found)
+}
+
+/// How a whole analysis of `input` reads a heap again.
+fn reads(input: &Input<'_>, format: Format, options: &Options) -> driver::Reads {
+    let shape = Shape {
+        len: input.size(),
+        format,
+        threads: 1,
+    };
+    options.memory.plan(&shape).later
+}
+
+/// What the merged spans of a game other than Nim found over the whole
+/// file.
+#[derive(Clone, Debug)]
+pub struct WholeGame {
+    /// Counts and landmarks of every heap.
+    pub survey: Survey,
+    /// The XOR of the heaps' Grundy values.
+    pub grundy_sum: u16,
+    /// The first heap whose value holds the sum's msb (when the sum is not
+    /// 0), with its place in the file and its line.
+    pub holder: Option<(SpanHolder, Option<u64>)>,
+}
+
+/// The facts of an analysis under the game of `options` from what the
+/// merged spans found (see [`WholeGame`]).
+pub fn conclude_game(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    whole: &WholeGame,
+) -> Result<Facts, Error> {
+    let sequence = sequence_of(&options.game, options.max_values)?;
+    let mut stats = Stats::default();
+    let sum = whole.grundy_sum;
+    let winning_move = match (&whole.holder, sum) {
+        (_, 0) => None,
+        (Some((found, line)), _) => {
+            let holder = Holder {
+                pos: found.pos,
+                line: *line,
+                size: found.size,
+                grundy: found.grundy,
+                bits: found.bits,
+                limbs: None,
+                borrow: None,
+            };
+            let facts = (sum, *line);
+            Some(move_on_holder(
+                input, format, options, &mut stats, &holder, facts, &sequence,
+            )?)
+        }
+        (None, _) => {
+            return Err(Error::Usage(
+                "the partials name no holder of the Grundy sum's msb".into(),
+            ))
+        }
+    };
+    let winner = match sum {
+        0 => Player::Second,
+        _ => Player::First,
+    };
+    Ok(Facts {
+        survey: whole.survey.clone(),
+        nim_sum: None,
+        msb: None,
+        winner,
+        winning_moves: None,
+        winning_move: None,
+        game: Some(GameFacts {
+            game: sequence.game().to_string(),
+            period: sequence.period(),
+            values_computed: sequence.values_computed(),
+            grundy_sum: sum,
+            winning_move,
+        }),
+        stats,
+    })
+}
+
+/// The message of the error for heap `index` (of the whole file), past
+/// the values computed for the game of `options`, which has no proven
+/// period: the words of a whole analysis.
+pub fn past_values_error(index: u64, options: &Options) -> Result<String, Error> {
+    let sequence = sequence_of(&options.game, options.max_values)?;
+    Ok(past_values_message(index, &sequence))
+}

@@ -1,0 +1,332 @@
+//! What a worker does with one range: `analyze FILE --range START..END
+//! --partial` ([`analyze_range`], the first phase) and, once the merged
+//! first phase named the nim-sum's msb, `--phase2 PLAN`
+//! ([`holders_range`]). Each finds the range's span ([`super::span`]),
+//! runs the analysis's folds over it through the driver, and writes what
+//! they found as a [`Partial`], bad input included, as data.
+
+use super::marks::{Lines, Mark};
+use super::partial::{
+    ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Partial, SurveyPart, WorkStats,
+    PARTIAL_VERSION,
+};
+use super::span::{lines_of, span_of};
+use super::table;
+use super::table::NimPart;
+use crate::analysis::Options;
+use crate::analysis::{self, Stats, Survey, TopHolders};
+use crate::error::Error;
+use crate::games::{Game, HeapSize};
+use crate::input::driver::SpanError;
+use crate::input::source::Input;
+use crate::input::{self, Format, HeapPos};
+use std::ops::Range;
+use std::path::Path;
+
+/// The first-phase partial of the heaps whose first byte lies in `range`
+/// of the file at `path`, analysed with `options` (its format, rule,
+/// game, `--max-values`, `--memory`, threads).
+///
+/// ```
+/// use nimstream::sharded::{analyze_range, merge, Outcome};
+/// use nimstream::{Options, Player};
+///
+/// // "3 4 5\n" cut inside the token "4": the heap 4 belongs to the first range.
+/// let path = "fixtures/three-four-five.dec".as_ref();
+/// let options = Options::default();
+/// let first = analyze_range(path, 0..3, &options)?;
+/// let second = analyze_range(path, 3..6, &options)?;
+/// assert_eq!((first.heaps, second.heaps), (2, 1));
+/// let Outcome::Report(report) = merge(vec![second, first], &options)? else {
+///     panic!("one phase is enough here")
+/// };
+/// assert_eq!(report.winner, Player::First);
+/// assert_eq!(report.winning_move.unwrap().heap, 0);
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+pub fn analyze_range(path: &Path, range: Range<u64>, options: &Options) -> Result<Partial, Error> {
+    let (input, format) = open(path, &range, options)?;
+    let mut partial = empty(&input, format, &range, options, Kind::Survey);
+    let span = span_of(&input, format, range.clone())?;
+    let found = match (span, &options.game) {
+        (None, Game::Nim) => Ok(Found::Nim(empty_nim())),
+        (None, _) => Ok(Found::Game(empty_game())),
+        (Some(span), Game::Nim) => {
+            analysis::nim_span(&input, format, options, span).map(Found::Nim)
+        }
+        (Some(span), _) => analysis::game_span(&input, format, options, span).map(Found::Game),
+    };
+    let mut marks = Marks::default();
+    match found {
+        Ok(Found::Nim(nim)) => {
+            partial.stats = work_stats(&nim.stats);
+            partial.heaps = nim.survey.heaps;
+            partial.survey = Some(survey_part(&nim.survey, &mut marks));
+            partial.nim = Some(nim_part(&nim.nim_sum, &nim.top, &mut marks));
+        }
+        Ok(Found::Game(game)) => {
+            partial.stats = work_stats(&game.stats);
+            partial.heaps = game.survey.heaps;
+            partial.survey = Some(survey_part(&game.survey, &mut marks));
+            partial.grundy = Some(grundy_part(&game, &mut marks));
+            partial.error = game.past_values.map(|pos| past_values(pos, &mut marks));
+        }
+        Err(SpanError::Parse(error)) => {
+            marks.offsets.push(error.offset);
+            partial.error = Some(ErrorAt {
+                offset: error.offset,
+                lines: Lines::default(),
+                message: Some(error.message),
+                past_values_heap: None,
+            });
+        }
+        Err(SpanError::Failed(error)) => return Err(error),
+    }
+    marks.fill(&input, format, &range, &mut partial)?;
+    input.check_unchanged()?;
+    Ok(partial)
+}
+
+/// The second-phase partial of `range`: how many of its heaps hold the
+/// msb of the nim-sum that `plan` (the merged first phase of the whole
+/// file, as `merge` printed it) names, and the first that does.
+pub fn holders_range(
+    path: &Path,
+    range: Range<u64>,
+    plan: &Partial,
+    options: &Options,
+) -> Result<Partial, Error> {
+    let msb = super::finish::msb_of_plan(plan)?;
+    let (input, format) = open(path, &range, options)?;
+    let mut partial = empty(&input, format, &range, options, Kind::Holders);
+    let mut marks = Marks::default();
+    let mut holders = HoldersPart {
+        msb,
+        count: 0,
+        first: None,
+    };
+    if let Some(span) = span_of(&input, format, range.clone())? {
+        let found = match analysis::holders_span(&input, format, options, span, msb) {
+            Ok(found) => found,
+            Err(SpanError::Parse(error)) => return Err(input.parse_error(format, error)),
+            Err(SpanError::Failed(error)) => return Err(error),
+        };
+        partial.stats = work_stats(&found.stats);
+        partial.heaps = found.heaps;
+        holders.count = found.count;
+        if let Some(pos) = found.first {
+            holders.first = Some(marks.mark(pos));
+        }
+    }
+    partial.holders = Some(holders);
+    marks.fill(&input, format, &range, &mut partial)?;
+    input.check_unchanged()?;
+    Ok(partial)
+}
+
+/// What a range's pass found.
+enum Found {
+    Nim(analysis::NimSpan),
+    Game(analysis::GameSpan),
+}
+
+/// Opens the file and checks the range against its size.
+fn open(
+    path: &Path,
+    range: &Range<u64>,
+    options: &Options,
+) -> Result<(Input<'static>, Format), Error> {
+    let name = path.display().to_string();
+    let format = input::format_of(path, &name, options.format, "--format")?;
+    let input = Input::open(path, &name, !options.no_mmap)?;
+    let Some(size) = input.size() else {
+        return Err(Error::Usage(format!(
+            "--range needs a regular file, and {name} is a stream"
+        )));
+    };
+    if range.start > range.end || range.end > size {
+        return Err(Error::Usage(format!(
+            "--range {}..{} is not a range of {name}, which has {size} bytes \
+             (START..END with START ≤ END ≤ the size)",
+            range.start, range.end
+        )));
+    }
+    Ok((input, format))
+}
+
+/// A partial of `range` with nothing found yet.
+fn empty(
+    input: &Input<'_>,
+    format: Format,
+    range: &Range<u64>,
+    options: &Options,
+    kind: Kind,
+) -> Partial {
+    Partial {
+        nimstream_partial: PARTIAL_VERSION,
+        kind,
+        input: FileInfo {
+            path: input.name().to_string(),
+            format: format.name().to_string(),
+            bytes: input.size().expect("a range is of a file"),
+        },
+        rule: options.rule.name().to_string(),
+        game: options.game.to_string(),
+        max_values: options.max_values,
+        range: [range.start, range.end],
+        heaps: 0,
+        lines: Lines::default(),
+        survey: None,
+        nim: None,
+        grundy: None,
+        holders: None,
+        error: None,
+        stats: WorkStats {
+            ranges: 1,
+            ..WorkStats::default()
+        },
+    }
+}
+
+fn empty_nim() -> analysis::NimSpan {
+    analysis::NimSpan {
+        survey: Survey::default(),
+        nim_sum: Vec::new(),
+        top: TopHolders::default(),
+        stats: Stats::default(),
+    }
+}
+
+fn empty_game() -> analysis::GameSpan {
+    analysis::GameSpan {
+        survey: Survey::default(),
+        grundy_sum: 0,
+        holders: vec![None; 16],
+        past_values: None,
+        stats: Stats::default(),
+    }
+}
+
+fn work_stats(stats: &Stats) -> WorkStats {
+    WorkStats {
+        passes: stats.passes,
+        bytes_scanned: stats.bytes_scanned,
+        working_memory_bytes: stats.working_memory_bytes,
+        seconds: stats.seconds,
+        ranges: 1,
+        window_bits: stats.window_bits,
+    }
+}
+
+fn survey_part(survey: &Survey, marks: &mut Marks) -> SurveyPart {
+    SurveyPart {
+        nonzero: survey.nonzero,
+        ones: survey.ones,
+        big: survey.big,
+        max_bit_length: survey.max_bit_length,
+        first_one: survey.first_one.map(|pos| marks.mark(pos)),
+        first_big: survey.first_big.map(|pos| marks.mark(pos)),
+    }
+}
+
+fn nim_part(nim_sum: &[u64], top: &TopHolders, marks: &mut Marks) -> NimPart {
+    table::of_range(nim_sum, top, |pos| marks.mark(pos))
+}
+
+fn grundy_part(game: &analysis::GameSpan, marks: &mut Marks) -> GrundyPart {
+    let mut holder = |found: &analysis::SpanHolder| {
+        let (size, residue) = match found.size {
+            HeapSize::Exact(h) => (Some(h), None),
+            HeapSize::Huge { residue } => (None, Some(residue)),
+        };
+        GameMark {
+            heap: marks.mark(found.pos),
+            size,
+            residue,
+            grundy: found.grundy,
+            bits: found.bits,
+        }
+    };
+    GrundyPart {
+        grundy_sum: game.grundy_sum,
+        holders: game
+            .holders
+            .iter()
+            .map(|h| h.as_ref().map(&mut holder))
+            .collect(),
+    }
+}
+
+fn past_values(pos: HeapPos, marks: &mut Marks) -> ErrorAt {
+    marks.offsets.push(pos.offset);
+    ErrorAt {
+        offset: pos.offset,
+        lines: Lines::default(),
+        message: None,
+        past_values_heap: Some(pos.index),
+    }
+}
+
+/// The heaps a partial names, whose line feeds from the range's start are
+/// counted once the partial is built, in one read of the range.
+#[derive(Default)]
+struct Marks {
+    offsets: Vec<u64>,
+}
+
+impl Marks {
+    /// A mark for the heap at `pos`, its lines filled in later.
+    fn mark(&mut self, pos: HeapPos) -> Mark {
+        self.offsets.push(pos.offset);
+        Mark {
+            index: pos.index,
+            offset: pos.offset,
+            lines: Lines::default(),
+        }
+    }
+
+    /// Counts the line feeds of the range and up to every mark, and
+    /// writes them into `partial`.
+    fn fill(
+        mut self,
+        input: &Input<'_>,
+        format: Format,
+        range: &Range<u64>,
+        partial: &mut Partial,
+    ) -> Result<(), Error> {
+        self.offsets.sort_unstable();
+        self.offsets.dedup();
+        let (total, at_marks, read) = lines_of(input, format, range.clone(), &self.offsets)?;
+        partial.stats.bytes_scanned += read;
+        let lines_at = |offset: u64| {
+            let place = self.offsets.binary_search(&offset).expect("a mark");
+            at_marks[place]
+        };
+        partial.lines = total;
+        let fix = |mark: &mut Mark| mark.lines = lines_at(mark.offset);
+        if let Some(survey) = &mut partial.survey {
+            survey
+                .first_one
+                .iter_mut()
+                .chain(&mut survey.first_big)
+                .for_each(fix);
+        }
+        if let Some(nim) = &mut partial.nim {
+            nim.heaps.iter_mut().for_each(fix);
+        }
+        if let Some(grundy) = &mut partial.grundy {
+            grundy
+                .holders
+                .iter_mut()
+                .flatten()
+                .for_each(|h| fix(&mut h.heap));
+        }
+        if let Some(holders) = &mut partial.holders {
+            holders.first.iter_mut().for_each(fix);
+        }
+        if let Some(error) = &mut partial.error {
+            error.lines = lines_at(error.offset);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,258 @@
+//! The README's quoted outputs, checked against what the binary prints.
+//!
+//! A quoted output is a fenced block right after a marker that says what
+//! prints it:
+//!
+//! ```text
+//! <!-- output: nimstream analyze fixtures/three-four-five.dec -->
+//! ```
+//!
+//! The marker's script (one line, or several up to `-->`) runs with `sh`
+//! in a fresh folder where `fixtures/` is the repository's and `nimstream`
+//! is the binary under test, standard error merged into standard output.
+//! A `text` block must equal that output line by line, but for lines of
+//! measurements (those starting with `stats` or `computed`), whose numbers
+//! are masked on both sides, and lines starting with `$ `, which show the
+//! command and are not output. A `json` block must hold the same JSON
+//! value, `stats` aside (its fields must be the same).
+//!
+//! Figures (`<!-- figure: SCRIPT -->` … `<!-- end figure -->`: timings,
+//! plots, tables of measurements) are not checked here: they change from
+//! run to run. With `README_BLESS=1` this test rewrites every quoted output
+//! and, with `README_FIGURES=1` too, every figure, from what the scripts
+//! print now: `bench/figures.sh` runs it so on the release build.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One marked place in the README.
+#[derive(Debug)]
+struct Quote {
+    /// The script that prints it.
+    script: String,
+    /// What kind of block it is: `text`, `json`, or `figure`.
+    kind: String,
+    /// The lines of the block's body: `lines[body]`.
+    body: std::ops::Range<usize>,
+}
+
+fn readme_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")
+}
+
+/// The marked places of `lines`, in order.
+fn quotes(lines: &[&str]) -> Vec<Quote> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_start();
+        let (kind, rest) = if let Some(rest) = line.strip_prefix("<!-- output:") {
+            ("output", rest)
+        } else if let Some(rest) = line.strip_prefix("<!-- figure:") {
+            ("figure", rest)
+        } else {
+            i += 1;
+            continue;
+        };
+        let (script, after) = marker_script(lines, i, rest);
+        let quote = match kind {
+            "figure" => figure_body(lines, after, script),
+            _ => fenced_body(lines, after, script),
+        };
+        i = quote.body.end;
+        found.push(quote);
+    }
+    found
+}
+
+/// The script of a marker that starts with `rest` on line `at`, and the
+/// line after the marker.
+fn marker_script(lines: &[&str], at: usize, rest: &str) -> (String, usize) {
+    if let Some(one) = rest.strip_suffix("-->") {
+        return (one.trim().to_string(), at + 1);
+    }
+    let mut script = vec![rest.trim().to_string()];
+    let mut end = at + 1;
+    while !lines[end].trim_end().ends_with("-->") {
+        script.push(lines[end].to_string());
+        end += 1;
+    }
+    script.push(lines[end].trim_end().trim_end_matches("-->").to_string());
+    (script.join("\n").trim().to_string(), end + 1)
+}
+
+/// The fenced block that follows a marker (blank lines may come between).
+fn fenced_body(lines: &[&str], from: usize, script: String) -> Quote {
+    let open = (from..lines.len())
+        .find(|&i| !lines[i].trim().is_empty())
+        .expect("a block after the marker");
+    let kind = lines[open]
+        .strip_prefix("```")
+        .unwrap_or_else(|| panic!("line {}: a fenced block after the marker", open + 1));
+    let close = (open + 1..lines.len())
+        .find(|&i| lines[i].starts_with("```"))
+        .expect("the block is closed");
+    Quote {
+        script,
+        kind: kind.to_string(),
+        body: open + 1..close,
+    }
+}
+
+/// The lines between a figure's marker and `<!-- end figure -->`.
+fn figure_body(lines: &[&str], from: usize, script: String) -> Quote {
+    let end = (from..lines.len())
+        .find(|&i| lines[i].trim() == "<!-- end figure -->")
+        .unwrap_or_else(|| panic!("line {from}: a figure without its end"));
+    Quote {
+        script,
+        kind: "figure".to_string(),
+        body: from..end,
+    }
+}
+
+/// Runs `script` as the README's reader would, in a fresh folder.
+fn run(script: &str) -> String {
+    let folder = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::os::unix::fs::symlink(root.join("fixtures"), folder.path().join("fixtures")).unwrap();
+    let binary = Path::new(env!("CARGO_BIN_EXE_nimstream"));
+    let path = format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec 2>&1\n{script}"))
+        .current_dir(folder.path())
+        .env("PATH", path)
+        .env("ROOT", root)
+        .env_remove("NIMSTREAM_SIMD")
+        .output()
+        .unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A line as compared: the numbers of measurement lines masked.
+fn comparable(line: &str) -> String {
+    let measured = ["stats", "computed"]
+        .iter()
+        .any(|word| line.split_whitespace().next() == Some(word));
+    if !measured {
+        return line.trim_end().to_string();
+    }
+    let mut masked = String::new();
+    let mut in_number = false;
+    for c in line.trim_end().chars() {
+        let digit = c.is_ascii_digit() || (in_number && c == '.');
+        if digit && !in_number {
+            masked.push('#');
+        } else if !digit {
+            masked.push(c);
+        }
+        in_number = digit;
+    }
+    masked
+}
+
+/// Why `printed` does not match the quoted `body`, if it does not.
+fn mismatch(kind: &str, body: &[&str], printed: &str) -> Option<String> {
+    match kind {
+        "json" => json_mismatch(&body.join("\n"), printed),
+        _ => {
+            let quoted: Vec<String> = body
+                .iter()
+                .filter(|line| !line.starts_with("$ "))
+                .map(|line| comparable(line))
+                .collect();
+            let actual: Vec<String> = printed.lines().map(comparable).collect();
+            (quoted != actual).then(|| {
+                format!(
+                    "quoted:\n{}\nprinted:\n{}",
+                    quoted.join("\n"),
+                    actual.join("\n")
+                )
+            })
+        }
+    }
+}
+
+fn json_mismatch(quoted: &str, printed: &str) -> Option<String> {
+    let parse = |text: &str| -> serde_json::Value { serde_json::from_str(text).unwrap() };
+    let (mut quoted, mut printed) = (parse(quoted), parse(printed));
+    let keys = |value: &mut serde_json::Value| -> Vec<String> {
+        let stats = value.as_object_mut().unwrap().remove("stats");
+        let mut keys: Vec<String> = stats
+            .and_then(|s| s.as_object().map(|o| o.keys().cloned().collect()))
+            .unwrap_or_default();
+        keys.sort();
+        keys
+    };
+    let (quoted_stats, printed_stats) = (keys(&mut quoted), keys(&mut printed));
+    (quoted != printed || quoted_stats != printed_stats).then(|| {
+        format!("quoted:\n{quoted:#}\n{quoted_stats:?}\nprinted:\n{printed:#}\n{printed_stats:?}")
+    })
+}
+
+/// The block as it should now read (for `README_BLESS`): what was printed,
+/// after the quoted commands (`$ …`). A JSON block that holds the printed
+/// value is kept as it is laid out; one that does not becomes the printed
+/// line.
+fn blessed(kind: &str, body: &[&str], printed: &str) -> Vec<String> {
+    if kind == "json" && json_mismatch(&body.join("\n"), printed).is_none() {
+        return body.iter().map(|line| line.to_string()).collect();
+    }
+    let kept_commands = body.iter().filter(|line| line.starts_with("$ "));
+    let printed = printed.trim_end_matches('\n').lines().map(str::to_string);
+    kept_commands.map(|line| line.to_string()).chain(printed).collect()
+}
+
+#[test]
+fn the_readme_quotes_what_the_binary_prints() {
+    let text = std::fs::read_to_string(readme_path()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let quotes = quotes(&lines);
+    assert!(
+        quotes.len() >= 8,
+        "only {} quoted outputs found",
+        quotes.len()
+    );
+    let bless = std::env::var_os("README_BLESS").is_some();
+    let figures = bless && std::env::var_os("README_FIGURES").is_some();
+    let mut rewritten: Vec<String> = Vec::new();
+    let mut next = 0;
+    let mut failures = Vec::new();
+    for quote in &quotes {
+        rewritten.extend(lines[next..quote.body.start].iter().map(|l| l.to_string()));
+        next = quote.body.start;
+        let body = &lines[quote.body.clone()];
+        if quote.kind == "figure" && !figures {
+            continue;
+        }
+        let printed = run(&quote.script);
+        if bless {
+            rewritten.extend(blessed(&quote.kind, body, &printed));
+            next = quote.body.end;
+        } else if let Some(why) = mismatch(&quote.kind, body, &printed) {
+            let line = quote.body.start;
+            failures.push(format!("README.md:{line}: `{}`\n{why}", quote.script));
+        }
+    }
+    if bless {
+        rewritten.extend(lines[next..].iter().map(|l| l.to_string()));
+        std::fs::write(readme_path(), rewritten.join("\n") + "\n").unwrap();
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn measurement_lines_are_compared_without_their_numbers() {
+    assert_eq!(
+        comparable("stats          1 pass (1 GiB window), 6 bytes scanned, 3.2 KiB, 0.19 ms"),
+        "stats          # pass (# GiB window), # bytes scanned, # KiB, # ms"
+    );
+    assert_eq!(comparable("nim-sum  2 = 0b10"), "nim-sum  2 = 0b10");
+    assert!(mismatch("text", &["winner  first"], "winner  second\n").is_some());
+    assert!(mismatch("text", &["$ nimstream x", "a"], "a\n").is_none());
+}

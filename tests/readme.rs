@@ -205,7 +205,10 @@ fn blessed(kind: &str, body: &[&str], printed: &str) -> Vec<String> {
     }
     let kept_commands = body.iter().filter(|line| line.starts_with("$ "));
     let printed = printed.trim_end_matches('\n').lines().map(str::to_string);
-    kept_commands.map(|line| line.to_string()).chain(printed).collect()
+    kept_commands
+        .map(|line| line.to_string())
+        .chain(printed)
+        .collect()
 }
 
 #[test]

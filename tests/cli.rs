@@ -937,3 +937,62 @@ fn the_manual_pages_name_every_command() {
         );
     }
 }
+
+/// Runs `nimstream ARGS` in the sandbox under a pseudo-terminal (util-linux
+/// `script`), the progress bar asked to appear at once; returns what the
+/// terminal received.
+fn on_a_terminal(sandbox: &Sandbox, args: &str) -> String {
+    let command = format!("{} {args}", env!("CARGO_BIN_EXE_nimstream"));
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(sandbox.dir.path())
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).replace('\r', "")
+}
+
+#[test]
+fn analyze_shows_progress_on_a_terminal_and_nowhere_else() {
+    let sandbox = Sandbox::new();
+    let args = [
+        "gen", "--format", "bits", "--size", "8MiB", "--bits", "200..256", "-o", "x.bits",
+    ];
+    let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(args)
+        .current_dir(sandbox.dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+
+    let human = on_a_terminal(&sandbox, "analyze x.bits --memory log");
+    assert!(human.contains("pass 1 "), "{human}");
+    assert!(
+        human.contains("/8.00 MiB"),
+        "the bar counts the file's bytes: {human}"
+    );
+    let report = &human[human.rfind("input ").expect("the report")..];
+    assert!(
+        !report.contains("pass 1 "),
+        "the bar is cleared before the report: {report}"
+    );
+    assert!(report.contains("\nwinner "), "{report}");
+
+    let json = on_a_terminal(&sandbox, "analyze x.bits --memory log --json");
+    assert!(!json.contains("pass "), "no bar with --json: {json}");
+    assert!(serde_json::from_str::<Json>(json.trim()).is_ok(), "{json}");
+
+    let piped = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(["analyze", "x.bits", "--memory", "log"])
+        .current_dir(sandbox.dir.path())
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert!(
+        piped.stderr.is_empty(),
+        "no bar when stderr is not a terminal"
+    );
+}

@@ -23,6 +23,7 @@ use crate::error::Error;
 use crate::games::Game;
 use crate::input::driver::{self, Fold, Folded, Reread};
 use crate::input::page_release::PageReleaser;
+use crate::input::progress;
 use crate::input::source::Input;
 use crate::input::{Format, HeapPos, HeapValue, LongToken};
 use crate::nimsum::{bit_length, highest_bit};
@@ -33,6 +34,9 @@ use std::time::Instant;
 /// Analyzes `input`, read as `format`, under the game and rule of
 /// `options`.
 pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Result<Facts, Error> {
+    // The first pass reads the whole input; more passes are planned as
+    // they are found to be needed (the windows).
+    progress::plan(input.size().unwrap_or(0));
     if options.game != Game::Nim {
         return analyze_game(input, format, options);
     }
@@ -203,6 +207,12 @@ impl<'a> Run<'a, '_> {
     ) -> Result<(), Error> {
         let mut all =
             windows::top_down(first.survey.max_bit_length, self.plan.window_limbs).peekable();
+        let count = first
+            .survey
+            .max_bit_length
+            .div_ceil(64)
+            .div_ceil(self.plan.window_limbs);
+        progress::plan(self.input.size().unwrap_or(0).saturating_mul(count));
         while let Some(window) = all.next() {
             let limbs = self.pass(|| WindowXor::new(window))?.into_limbs();
             let more_below = all.peek().is_some();

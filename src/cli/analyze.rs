@@ -1,6 +1,7 @@
 //! `nimstream analyze FILE`: the main job; with `--range START..END
 //! --partial`, one range's share of a sharded run (SPEC section 11).
 
+use super::progress::AnalysisProgress;
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::games::Game;
@@ -140,7 +141,10 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         };
         return print(partial.to_json() + "\n");
     }
-    let report = analyze_path(&args.file, &options)?;
+    let bar = AnalysisProgress::start(args.json);
+    let report = analyze_path(&args.file, &options);
+    bar.finish();
+    let report = report?;
     print(match args.json {
         true => report.to_json() + "\n",
         false => human::render(&report),

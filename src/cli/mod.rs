@@ -10,6 +10,7 @@ mod gen;
 mod grundy;
 mod merge;
 mod play;
+mod progress;
 mod shell;
 mod verify;
 

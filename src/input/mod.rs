@@ -30,6 +30,7 @@ mod long_tokens;
 mod nimb;
 mod packed_hex;
 pub(crate) mod page_release;
+pub mod progress;
 mod raw;
 pub(crate) mod source;
 mod token;

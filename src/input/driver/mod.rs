@@ -34,6 +34,7 @@ pub use reread::{heap_at, Reread};
 use super::lines::Lines;
 use super::long_tokens::{LongHeap, LongTail};
 use super::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+use super::progress;
 use super::source::{Input, RandomAccess, Reading};
 use super::{
     trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, RawBlock, ScanVisitor, Scanner,
@@ -235,6 +236,7 @@ pub fn run<F: Fold>(
         return run_random(input, format, reads, make);
     };
     let mut fold = make();
+    progress::pass_started();
     let (bytes, heaps, error) = read_stream(reader, format, reads, &mut fold);
     match error {
         None => Ok(Folded {
@@ -327,24 +329,31 @@ fn read_range<F: Fold>(
     mut fold: F,
 ) -> Result<RangeRun<F>, Located> {
     let mut heaps = 0;
+    let in_place = |read: Result<u64, (Stop, u64)>| {
+        let bytes = match &read {
+            Ok(bytes) | Err((_, bytes)) => *bytes,
+        };
+        progress::read(bytes);
+        read
+    };
     let bytes = match source {
-        RandomAccess::Memory(bytes) => read_in_place(
+        RandomAccess::Memory(bytes) => in_place(read_in_place(
             bytes,
             PageReleaser::NONE,
             format,
             range.clone(),
             &mut fold,
             &mut heaps,
-        ),
+        )),
         RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
-            Reading::Mapped(map) => read_in_place(
+            Reading::Mapped(map) => in_place(read_in_place(
                 map.map(),
                 map.pages(),
                 format,
                 range.clone(),
                 &mut fold,
                 &mut heaps,
-            ),
+            )),
             Reading::Positioned => {
                 Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
             }

@@ -7,6 +7,7 @@
 use super::{scan_piece, At, Fold, Reads, Stop};
 use crate::input::file_changes;
 use crate::input::long_tokens::LongToken;
+use crate::input::progress;
 use crate::input::source::FileInput;
 use crate::input::{complete_prefix, Format, HeapScanner, Scanner, TokenScratch};
 use std::ops::Range;
@@ -71,6 +72,7 @@ impl<'a> Positioned<'a> {
             self.file
                 .read_exact_at(&mut buffer[filled..filled + want], next)?;
             (filled, next, *bytes) = (filled + want, next + want as u64, *bytes + want as u64);
+            progress::read(want as u64);
             let end = next == range.end;
             let usable = match end {
                 true => filled,
@@ -146,6 +148,7 @@ impl<'a> Positioned<'a> {
             }
             self.file.read_exact_at(&mut buffer[..want], at)?;
             *bytes += want as u64;
+            progress::read(want as u64);
             let stop = token.feed(&buffer[..want])?;
             if !drains && token.packed_bytes() > self.reads.max_packed_bytes {
                 return Ok(LongRead::TooLong);
@@ -199,6 +202,7 @@ impl<'a> Positioned<'a> {
         let consumed = scanner.consumed();
         pages.release(&slice[..consumed]);
         *bytes += consumed as u64;
+        progress::read(consumed as u64);
         if fold.done() {
             return Err(Stop::Done);
         }

@@ -5,6 +5,7 @@
 
 use super::{read_range, Fold, Folded, Located, Reads};
 use crate::error::Error;
+use crate::input::progress;
 use crate::input::source::{Input, RandomAccess};
 use crate::input::{first_boundary, Format};
 use std::ops::Range;
@@ -20,6 +21,7 @@ pub(super) fn run_located<F: Fold>(
     let source = input
         .random_access()
         .expect("a stream is read once, by run");
+    progress::pass_started();
     let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
     let count = range_count(span.end - span.start, format, reads);
     if count == 1 {

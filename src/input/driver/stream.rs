@@ -5,6 +5,7 @@
 use super::{scan_piece, At, Fold, Located, Reads, Stop};
 use crate::input::lines::Lines;
 use crate::input::page_release::PageReleaser;
+use crate::input::progress;
 use crate::input::source::fill;
 use crate::input::{complete_prefix, Format};
 
@@ -59,6 +60,7 @@ pub(super) fn read_stream<F: Fold>(
                 Err(Stop::Failed(error)) => return (base, heaps, Some(Located::Failed(error))),
             }
             lines.count(piece, base);
+            progress::read(usable as u64);
             buffer.drain(..usable);
             base += usable as u64;
         }

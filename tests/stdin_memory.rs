@@ -54,3 +54,34 @@ fn every_heap_a_candidate_stays_within_a_small_budget() {
     let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
     assert!(used <= 64 + 16 * 1024, "{used} bytes under --memory 64");
 }
+
+#[test]
+fn decimal_heaps_of_thousands_of_digits_stay_within_the_log_bound() {
+    // Heaps of 26,000 to 30,000 bits: up to 9,031 decimal digits each.
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("long.dec");
+    let generated = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args([
+            "gen",
+            "--format",
+            "dec",
+            "--heaps",
+            "30",
+            "--bits",
+            "26000..30000",
+        ])
+        .arg("-o")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(["analyze", "--json", "--memory", "log"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
+    assert!(used <= 16 * 1024, "{used} bytes under --memory log");
+}

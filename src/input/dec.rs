@@ -23,7 +23,6 @@ use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
 use crate::arch::token_end::{Digits, ASCII_ZEROS};
 use crate::error::ParseError;
-use num_bigint::BigUint;
 
 /// The most decimal digits that always fit in a `u128`.
 const WORD_DIGITS: usize = 38;
@@ -58,9 +57,53 @@ pub fn decimal_value(digits: &[u8]) -> HeapValue<'static> {
     if digits.len() <= WORD_DIGITS {
         return HeapValue::Word(decimal_word(digits));
     }
-    let big = BigUint::parse_bytes(digits, 10).expect("digits were validated");
-    HeapValue::Limbs(big.to_u64_digits())
+    HeapValue::Limbs(crate::input::trimmed(decimal_limbs(digits)))
 }
+
+/// Decimal digits a limb step takes: 10^19 is the largest power of ten
+/// below 2^64.
+const LIMB_STEP_DIGITS: usize = 19;
+
+/// The little-endian limbs of validated decimal digits: 19 digits a step,
+/// each step multiplying the limbs so far by 10^19 and adding the step's
+/// value, in place. The limbs are allocated once, at a size the digits
+/// bound (log2 10 < 3402/1024 bits a digit), so the conversion needs no
+/// memory beyond its result, which keeps `--memory log` within its bound
+/// on decimal heaps of thousands of digits (num-bigint's `parse_bytes`
+/// first copies the digits, a byte each, and grows its result as it
+/// goes: three times the memory). Quadratic, as num-bigint's conversion
+/// is at these sizes.
+fn decimal_limbs(digits: &[u8]) -> Vec<u64> {
+    let bound = (digits.len() as u64 * 3402).div_ceil(1024 * 64) + 1;
+    let mut limbs: Vec<u64> = Vec::with_capacity(bound as usize);
+    let (head, rest) = digits.split_at(digits.len() % LIMB_STEP_DIGITS);
+    let steps = std::iter::once(head)
+        .filter(|head| !head.is_empty())
+        .chain(rest.chunks_exact(LIMB_STEP_DIGITS));
+    for step in steps {
+        let scale = u128::from(POWERS_OF_TEN_U64[step.len()]);
+        let mut carry = decimal_word(step);
+        for limb in limbs.iter_mut() {
+            let wide = u128::from(*limb) * scale + carry;
+            (*limb, carry) = (wide as u64, wide >> 64);
+        }
+        if carry != 0 {
+            limbs.push(carry as u64);
+        }
+    }
+    limbs
+}
+
+/// `10^k` for `k` up to 19, by `k`.
+const POWERS_OF_TEN_U64: [u64; 20] = {
+    let mut powers = [1u64; 20];
+    let mut k = 1;
+    while k < 20 {
+        powers[k] = powers[k - 1] * 10;
+        k += 1;
+    }
+    powers
+};
 
 /// `10^k` for `k` below 8, by `k`.
 const POWERS_OF_TEN: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
@@ -215,6 +258,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigUint;
 
     use crate::arch::token_end::tests::Rng;
 
@@ -442,5 +486,22 @@ mod tests {
         let mut scanner = DecScanner::new(b" 12 3a", 100);
         assert_eq!(scanner.next_heap().unwrap().unwrap().offset, 101);
         assert_eq!(scanner.next_heap().unwrap_err().offset, 105);
+    }
+
+    #[test]
+    fn long_decimals_convert_exactly_at_every_step_edge() {
+        let mut rng = Rng(0x5eed);
+        for len in (39..200).chain([380, 381, 399, 4000, 12_345]) {
+            let mut text: Vec<u8> = (0..len).map(|_| rng.pick(b"0123456789")).collect();
+            text[0] = rng.pick(b"123456789");
+            let expected = BigUint::parse_bytes(&text, 10).unwrap().to_u64_digits();
+            let limbs = decimal_limbs(&text);
+            assert_eq!(limbs, expected, "{len} digits");
+            let bound = (len as u64 * 3402).div_ceil(1024 * 64) + 1;
+            assert!(limbs.capacity() as u64 <= bound, "{len} digits: no growth");
+        }
+        let nines = vec![b'9'; 19 * 7];
+        let expected = BigUint::parse_bytes(&nines, 10).unwrap().to_u64_digits();
+        assert_eq!(decimal_limbs(&nines), expected);
     }
 }

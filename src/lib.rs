@@ -47,6 +47,8 @@
 //! - [`games`]: heap games beyond Nim (subtraction and octal games), their
 //!   Grundy value sequences with proven periods, the residues of heaps of
 //!   any length, and their moves.
+//! - [`graph`]: game graphs, cycles included: every node's generalized
+//!   Sprague–Grundy value, and sums of tokens decided (win, loss or draw).
 //! - [`workbench`]: the tools around the analysis: generating instances,
 //!   converting them, checking the analyzer against exhaustive search,
 //!   playing games out, measuring growth.
@@ -65,6 +67,7 @@ mod analysis;
 pub mod arch;
 pub mod error;
 pub mod games;
+pub mod graph;
 pub mod input;
 mod nimsum;
 pub mod output;

@@ -18,7 +18,11 @@
 //!
 //! Every array is allocated with `try_reserve`, so a count too large for
 //! the machine is an error ([`GraphError::OutOfMemory`]) rather than an
-//! abort.
+//! abort. Since the system may promise more memory than it has (and kill
+//! the process when the pages are touched), a graph whose least needs, 8
+//! bytes a node and 12 an edge, exceed the machine's physical memory is
+//! refused before anything is allocated: a header of a few bytes can ask
+//! for 4 billion nodes.
 
 use std::fmt;
 
@@ -193,10 +197,14 @@ impl EdgeList {
             return Err(GraphError::TooManyNodes { nodes });
         }
         let capacity = capacity.min(MAX_EDGES);
-        let out_of_memory = |_| GraphError::OutOfMemory {
+        let too_large = GraphError::OutOfMemory {
             nodes,
             edges: capacity,
         };
+        if 8 * nodes + 12 * capacity > physical_memory_bytes() {
+            return Err(too_large);
+        }
+        let out_of_memory = |_| too_large.clone();
         Ok(EdgeList {
             nodes: nodes as u32,
             sources: with_capacity(capacity as usize).map_err(out_of_memory)?,
@@ -267,6 +275,23 @@ impl EdgeList {
     }
 }
 
+/// The machine's physical memory (`u64::MAX` if the system does not
+/// say).
+fn physical_memory_bytes() -> u64 {
+    // SAFETY: `sysconf` only reads system configuration; it has no
+    // preconditions and returns -1 for a name it does not know.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    match (u64::try_from(pages), u64::try_from(page_size)) {
+        (Ok(pages), Ok(size)) => pages.saturating_mul(size),
+        _ => u64::MAX,
+    }
+}
+
 /// An empty vector with room for `len` items, or the allocation error.
 pub(crate) fn with_capacity(len: usize) -> Result<Vec<u32>, std::collections::TryReserveError> {
     let mut vector = Vec::new();
@@ -311,6 +336,11 @@ mod tests {
             GraphError::TooManyNodes {
                 nodes: MAX_NODES + 1
             }
+        );
+        assert_eq!(
+            Graph::from_edges(MAX_NODES, []).unwrap_err().to_string(),
+            "not enough memory for a graph of 4294967295 nodes and 0 edges",
+            "32 GiB for 4 billion nodes: more than a test machine has"
         );
         let error = Graph::from_edges(0, [(0, 0)]).unwrap_err();
         assert_eq!(

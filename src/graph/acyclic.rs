@@ -1,50 +1,75 @@
 //! The Grundy value of every node from which no cycle can be reached, by
-//! mex, without recursion; the other nodes are marked for
-//! [`super::cyclic`].
+//! mex, in retrograde order and without recursion; the other nodes are
+//! left to [`super::cyclic`].
 //!
-//! A depth-first search over the followers, with its own stack of
-//! `(node, next edge)` frames (8 bytes a frame, at most one frame a node:
-//! a path of 10^7 nodes needs 80 MB of stack here, where seed 003's
-//! recursion needs a process stack of that size), gives each node its
-//! value in post-order, when all its followers are done: the mex of their
-//! values. A follower found on the search's path (a back edge, a
-//! self-loop included) or already marked makes its predecessor *reach a
-//! cycle*; the mark travels down the path as the search returns. Exactly
-//! the nodes that can reach a cycle are marked: a node left unmarked
-//! finished after all its followers, which are unmarked too, so finishing
-//! times fall strictly along every walk from it, and no walk from it can
-//! close a cycle; a marked node has a follower on a cycle's path or a
-//! marked follower. On the unmarked part the graph is acyclic and the
-//! ordinary Sprague–Grundy function is the generalized one (SPEC
-//! section 9) restricted to it, since followers of unmarked nodes are
-//! unmarked.
+//! Kahn's order, from the sinks backwards: a node's slot first counts its
+//! followers not yet done; a node whose count reaches 0 is queued, and
+//! when its turn comes its value is the mex of its followers' values and
+//! each of its predecessors counts one down. The nodes never queued are
+//! exactly those that can reach a cycle: a node on a cycle waits for
+//! itself, a node that reaches one waits for it, and a node that reaches
+//! none is queued once the longest walk from it is done, by induction on
+//! that length. Followers of done nodes are done, so on the done part the
+//! graph is acyclic and the ordinary Sprague–Grundy function is the
+//! generalized one (SPEC section 9) restricted to it. A path of 10^7
+//! nodes is a queue of 10^7 entries, where seed 003's recursion needs a
+//! process stack as deep.
 //!
-//! The search reads only the forward rows. Kahn's order (counting down
-//! out-degrees from the sinks) would need the reverse rows as well, 4
-//! bytes a node and an edge more, and twice the random accesses; the
-//! cyclic solver builds reverse rows for the marked part only.
+//! The queue is the work list, known ahead of the work: so the node 16
+//! places ahead has its row offsets prefetched, the node 8 ahead its two
+//! rows, and the node 4 ahead the slots of its followers and predecessors,
+//! and most of the random reads of a large graph are in cache when their
+//! turn comes. A depth-first search needs only the forward rows (4 bytes a
+//! node and an edge less, no reverse rows to build) but each step of its
+//! descent waits for the read before it; on a random DAG of 10^7 nodes and
+//! 5·10^7 edges it took 4.5 s where this order takes 1.4 s, and building
+//! the reverse rows 0.8 s (on the bench machine, under load).
 //!
-//! Values and marks share one `u32` per node (the *slot*): the marks are
-//! the four highest `u32` values, and no Grundy value comes near them: a
-//! node of value g has followers of every value below g, so the nodes it
-//! reaches hold at least g(g+1)/2 edges, and with at most 2^32 − 1 edges
-//! every value is below 92,682.
+//! Counts and values share one `u32` per node (the *slot*): a node's
+//! count is read only while it is waiting, and its value only once it is
+//! done. No Grundy value comes near the top of `u32`: a node of value g
+//! has followers of every value below g, so the nodes it reaches hold at
+//! least g(g+1)/2 edges, and with at most 2^32 − 1 edges every value is
+//! below 92,682.
 //!
 //! The mex of a node of out-degree d is at most d: followers' values up to
 //! 63 are gathered in one `u64` mask; a node of more than 63 followers
 //! uses a table of stamps ([`MexScratch`]) that grows to the largest such
-//! degree and is never cleared (each node stamps it with its own id).
+//! degree and is never cleared (each use takes a new stamp).
 
 use super::csr::Graph;
 
-/// A slot not yet reached by the search.
-pub(crate) const UNSEEN: u32 = u32::MAX;
-/// A slot of a node on the search's path.
-const ON_PATH: u32 = u32::MAX - 1;
-/// A slot of a node on the path that is known to reach a cycle.
-const ON_PATH_REACHES_CYCLE: u32 = u32::MAX - 2;
-/// The slot of a finished node that reaches a cycle.
-pub(crate) const REACHES_CYCLE: u32 = u32::MAX - 3;
+/// How far ahead in the queue each read is prefetched: row offsets, rows,
+/// and the slots the rows name.
+const OFFSETS_AHEAD: usize = 16;
+const ROWS_AHEAD: usize = 8;
+const SLOTS_AHEAD: usize = 4;
+
+/// The done nodes, one bit each.
+pub(crate) type DoneSet = Vec<u64>;
+
+/// Whether `node` is in `done`.
+#[inline]
+pub(crate) fn is_done(done: &DoneSet, node: u32) -> bool {
+    done[node as usize / 64] >> (node % 64) & 1 != 0
+}
+
+/// Asks the processor to bring `items[index]` into cache; nothing else
+/// happens, whatever `index` is.
+#[inline(always)]
+fn prefetch<T>(items: &[T], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let address = items.as_ptr().wrapping_add(index).cast::<i8>();
+        // SAFETY: a prefetch is a hint: it reads nothing the program can
+        // observe and never faults, whatever the address (which
+        // `wrapping_add` computes without dereferencing).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, index);
+}
 
 /// The mex of followers' values, without allocating per node.
 #[derive(Default)]
@@ -90,52 +115,57 @@ impl MexScratch {
     }
 }
 
-/// The slots of the graph's nodes after the search: the Grundy value of
-/// each node that reaches no cycle, [`REACHES_CYCLE`] for the others; and
-/// the number of the others.
-pub(crate) fn solve_acyclic(graph: &Graph) -> (Vec<u32>, u64) {
-    let offsets = graph.offsets();
-    let targets = graph.targets();
-    let mut slots = vec![UNSEEN; graph.nodes() as usize];
-    let mut stack: Vec<(u32, u32)> = Vec::new();
+/// The slots after the pass: the Grundy value of each node that reaches
+/// no cycle; and, when some node reaches one, the set of the done nodes
+/// (the slots of the others hold what their counts came to).
+pub(crate) fn solve_acyclic(graph: &Graph) -> (Vec<u32>, Option<DoneSet>) {
+    let nodes = graph.nodes();
+    let mut slots: Vec<u32> = (0..nodes).map(|node| graph.out_degree(node)).collect();
+    let mut queue: Vec<u32> = Vec::with_capacity(nodes as usize);
+    queue.extend((0..nodes).filter(|&node| slots[node as usize] == 0));
     let mut scratch = MexScratch::default();
-    let mut reaching = 0u64;
-    for root in 0..graph.nodes() {
-        if slots[root as usize] != UNSEEN {
-            continue;
-        }
-        slots[root as usize] = ON_PATH;
-        stack.push((root, offsets[root as usize]));
-        'frames: while let Some(&(node, next)) = stack.last() {
-            let end = offsets[node as usize + 1];
-            for at in next..end {
-                let follower = targets[at as usize];
-                match slots[follower as usize] {
-                    UNSEEN => {
-                        stack.last_mut().expect("a frame").1 = at + 1;
-                        slots[follower as usize] = ON_PATH;
-                        stack.push((follower, offsets[follower as usize]));
-                        continue 'frames;
-                    }
-                    REACHES_CYCLE.. => slots[node as usize] = ON_PATH_REACHES_CYCLE,
-                    _ => {}
-                }
-            }
-            stack.pop();
-            if slots[node as usize] == ON_PATH_REACHES_CYCLE {
-                slots[node as usize] = REACHES_CYCLE;
-                reaching += 1;
-                if let Some(&(parent, _)) = stack.last() {
-                    slots[parent as usize] = ON_PATH_REACHES_CYCLE;
-                }
-            } else {
-                let followers = graph.followers(node);
-                let values = followers.iter().map(|&f| slots[f as usize]);
-                slots[node as usize] = scratch.mex(values, followers.len());
+    let mut head = 0;
+    while let Some(&node) = queue.get(head) {
+        prefetch_ahead(graph, &slots, &queue, head);
+        head += 1;
+        let followers = graph.followers(node);
+        let values = followers.iter().map(|&f| slots[f as usize]);
+        slots[node as usize] = scratch.mex(values, followers.len());
+        for &before in graph.predecessors(node) {
+            let count = &mut slots[before as usize];
+            *count -= 1;
+            if *count == 0 {
+                queue.push(before);
             }
         }
     }
-    (slots, reaching)
+    if queue.len() == nodes as usize {
+        return (slots, None);
+    }
+    let mut done = vec![0u64; (nodes as usize).div_ceil(64)];
+    for &node in &queue {
+        done[node as usize / 64] |= 1 << (node % 64);
+    }
+    (slots, Some(done))
+}
+
+/// Prefetches what the nodes queued after `head` will read.
+#[inline(always)]
+fn prefetch_ahead(graph: &Graph, slots: &[u32], queue: &[u32], head: usize) {
+    let (forward, reverse) = (graph.forward(), graph.reverse());
+    if let Some(&node) = queue.get(head + OFFSETS_AHEAD) {
+        prefetch(&forward.offsets, node as usize);
+        prefetch(&reverse.offsets, node as usize);
+    }
+    if let Some(&node) = queue.get(head + ROWS_AHEAD) {
+        prefetch(&forward.items, forward.offsets[node as usize] as usize);
+        prefetch(&reverse.items, reverse.offsets[node as usize] as usize);
+    }
+    if let Some(&node) = queue.get(head + SLOTS_AHEAD) {
+        for &other in graph.followers(node).iter().chain(graph.predecessors(node)) {
+            prefetch(slots, other as usize);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -144,9 +174,9 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The slots by the definition, one node at a time until nothing
+    /// The values by the definition, one node at a time until nothing
     /// changes: a node all of whose followers have values gets their mex;
-    /// what is left reaches a cycle.
+    /// what is left (`UNSEEN`) reaches a cycle.
     fn reference(graph: &Graph) -> Vec<u32> {
         let mut slots = vec![UNSEEN; graph.nodes() as usize];
         loop {
@@ -167,8 +197,18 @@ mod tests {
             }
         }
         slots
-            .into_iter()
-            .map(|s| if s == UNSEEN { REACHES_CYCLE } else { s })
+    }
+
+    const UNSEEN: u32 = u32::MAX;
+
+    /// The pass's values, `UNSEEN` for the nodes not done.
+    fn found(graph: &Graph) -> Vec<u32> {
+        let (slots, done) = solve_acyclic(graph);
+        (0..graph.nodes())
+            .map(|node| match &done {
+                Some(done) if !is_done(done, node) => UNSEEN,
+                _ => slots[node as usize],
+            })
             .collect()
     }
 
@@ -191,11 +231,7 @@ mod tests {
                 .filter(|&(a, b)| !acyclic || a < b)
                 .collect();
             let graph = Graph::from_edges(u64::from(nodes), list.iter().copied()).unwrap();
-            let (slots, reaching) = solve_acyclic(&graph);
-            let expected = reference(&graph);
-            assert_eq!(slots, expected, "{list:?}");
-            let marked = expected.iter().filter(|&&s| s == REACHES_CYCLE).count();
-            assert_eq!(reaching, marked as u64);
+            assert_eq!(found(&graph), reference(&graph), "{list:?}");
         }
     }
 
@@ -203,8 +239,8 @@ mod tests {
     fn a_long_path_needs_no_recursion() {
         let nodes = 1_000_000u32;
         let graph = Graph::from_edges(u64::from(nodes), (1..nodes).map(|v| (v - 1, v))).unwrap();
-        let (slots, reaching) = solve_acyclic(&graph);
-        assert_eq!(reaching, 0);
+        let (slots, done) = solve_acyclic(&graph);
+        assert!(done.is_none());
         assert!(slots
             .iter()
             .enumerate()

@@ -96,14 +96,15 @@
 //! [`super::acyclic`]); Fraenkel and Yesha's bound is O(n·m). On graphs
 //! whose values are small, as in random graphs, it is linear.
 //!
-//! Memory, for n′ nodes and m′ edges in the part: 20 bytes a node (the
-//! global id, the reverse row offsets, `open`, `need`, the mark), 4 bytes
-//! an edge inside the part (the reverse rows) or leaving it (the nodes
-//! blocked from the start, by value), up to 8 bytes a node for the lists
-//! of a round, and one bit a node of the whole graph that tells the part
-//! from the rest.
+//! Memory, for n′ nodes in the part: 16 bytes a node (the global id,
+//! `open`, `need`, the mark), 4 bytes an edge leaving the part (the nodes
+//! blocked from the start, by value), and up to 8 bytes a node for the
+//! lists of a round. The predecessors are the graph's reverse rows (every
+//! predecessor of a node that reaches a cycle reaches it too), read in
+//! local ids through the slots, which hold the part's local ids while the
+//! rounds run.
 
-use super::acyclic::REACHES_CYCLE;
+use super::acyclic::{is_done, DoneSet};
 use super::csr::Graph;
 
 /// The slot of a node of infinite value.
@@ -122,115 +123,105 @@ fn blocked_mark(round: u32) -> u32 {
     2 * round + 2
 }
 
-/// Rows in compressed form: `offsets[i]..offsets[i + 1]` index `items`.
-struct Rows {
+/// Lists by value: list k is `items[offsets[k]..offsets[k + 1]]`.
+struct ByValue {
     offsets: Vec<u32>,
     items: Vec<u32>,
 }
 
-impl Rows {
-    /// Row `row`, empty past the last.
-    fn row(&self, row: usize) -> &[u32] {
-        match (self.offsets.get(row), self.offsets.get(row + 1)) {
+impl ByValue {
+    /// List `value`, empty past the last.
+    fn list(&self, value: u32) -> &[u32] {
+        let at = value as usize;
+        match (self.offsets.get(at), self.offsets.get(at + 1)) {
             (Some(&start), Some(&end)) => &self.items[start as usize..end as usize],
             _ => &[],
         }
     }
+}
 
-    /// Rows with room for the counts in `counts` (which become the
-    /// offsets of the row ends, filled from the end by [`Rows::fill`]).
-    fn with_counts(mut counts: Vec<u32>) -> Rows {
+/// The nodes that reach a cycle, in local ids `0..n′`.
+struct CyclicPart<'g> {
+    graph: &'g Graph,
+    /// The node of each local id, ascending.
+    global: Vec<u32>,
+    /// By value k: the local nodes with a follower of value k outside the
+    /// part (once per such edge).
+    blocked_from_start: ByValue,
+}
+
+impl<'g> CyclicPart<'g> {
+    /// The nodes of `graph` not in `done`; their slots then hold their
+    /// local ids, until the rounds are over. Gives the part and each
+    /// local node's edges into the part (its `open` count).
+    fn new(graph: &'g Graph, slots: &mut [u32], done: &DoneSet) -> (CyclicPart<'g>, Vec<u32>) {
+        let global: Vec<u32> = (0..graph.nodes())
+            .filter(|&node| !is_done(done, node))
+            .collect();
+        for (local, &node) in global.iter().enumerate() {
+            slots[node as usize] = local as u32;
+        }
+        let mut open = vec![0u32; global.len()];
+        let mut counts = Vec::new();
+        for (local, &node) in global.iter().enumerate() {
+            for &follower in graph.followers(node) {
+                if !is_done(done, follower) {
+                    open[local] += 1;
+                    continue;
+                }
+                let value = slots[follower as usize] as usize;
+                if counts.len() <= value + 1 {
+                    counts.resize(value + 2, 0);
+                }
+                counts[value] += 1;
+            }
+        }
         let mut total = 0u32;
         for count in counts.iter_mut() {
             total += *count;
             *count = total;
         }
-        counts.push(total);
-        Rows {
-            items: vec![0; total as usize],
+        let mut items = vec![0u32; total as usize];
+        for (local, &node) in global.iter().enumerate() {
+            for &follower in graph.followers(node) {
+                if is_done(done, follower) {
+                    let end = &mut counts[slots[follower as usize] as usize];
+                    *end -= 1;
+                    items[*end as usize] = local as u32;
+                }
+            }
+        }
+        let blocked_from_start = ByValue {
             offsets: counts,
-        }
-    }
-
-    /// Puts `item` into row `row`, filling it from its end; once every
-    /// row is full, each offset is its row's start.
-    fn fill(&mut self, row: usize, item: u32) {
-        self.offsets[row] -= 1;
-        self.items[self.offsets[row] as usize] = item;
-    }
-}
-
-/// The nodes that reach a cycle, in local ids `0..n′`.
-struct CyclicPart {
-    /// The node of each local id, ascending.
-    global: Vec<u32>,
-    /// The predecessors of each local node inside the part.
-    predecessors: Rows,
-    /// By value k: the local nodes with an acyclic follower of value k.
-    blocked_from_start: Rows,
-    /// Edges from each local node to unlabelled nodes of the part.
-    open: Vec<u32>,
-}
-
-/// Whether `node` is in the part, by the part's bit set.
-fn in_part(bits: &[u64], node: u32) -> bool {
-    bits[node as usize / 64] >> (node % 64) & 1 != 0
-}
-
-impl CyclicPart {
-    /// The part of `graph` whose slots are [`REACHES_CYCLE`]; their slots
-    /// then hold their local ids, until [`CyclicPart::write_back`].
-    fn new(graph: &Graph, slots: &mut [u32]) -> CyclicPart {
-        let global: Vec<u32> = (0..graph.nodes())
-            .filter(|&node| slots[node as usize] == REACHES_CYCLE)
-            .collect();
-        let mut bits = vec![0u64; (graph.nodes() as usize).div_ceil(64)];
-        for (local, &node) in global.iter().enumerate() {
-            slots[node as usize] = local as u32;
-            bits[node as usize / 64] |= 1 << (node % 64);
-        }
-        let mut in_degrees = vec![0u32; global.len()];
-        let mut by_value = Vec::new();
-        let mut open = vec![0u32; global.len()];
-        for (local, &node) in global.iter().enumerate() {
-            for &follower in graph.followers(node) {
-                let slot = slots[follower as usize] as usize;
-                if in_part(&bits, follower) {
-                    in_degrees[slot] += 1;
-                    open[local] += 1;
-                } else {
-                    if by_value.len() <= slot {
-                        by_value.resize(slot + 1, 0);
-                    }
-                    by_value[slot] += 1;
-                }
-            }
-        }
-        let mut predecessors = Rows::with_counts(in_degrees);
-        let mut blocked_from_start = Rows::with_counts(by_value);
-        for (local, &node) in global.iter().enumerate() {
-            for &follower in graph.followers(node) {
-                let slot = slots[follower as usize] as usize;
-                if in_part(&bits, follower) {
-                    predecessors.fill(slot, local as u32);
-                } else {
-                    blocked_from_start.fill(slot, local as u32);
-                }
-            }
-        }
-        CyclicPart {
+            items,
+        };
+        let part = CyclicPart {
+            graph,
             global,
-            predecessors,
             blocked_from_start,
-            open,
-        }
+        };
+        (part, open)
+    }
+
+    /// The predecessors of local node `node`, in local ids (`slots` hold
+    /// them).
+    fn predecessors<'a>(&'a self, slots: &'a [u32], node: u32) -> impl Iterator<Item = u32> + 'a {
+        let node = self.global[node as usize];
+        self.graph
+            .predecessors(node)
+            .iter()
+            .map(|&before| slots[before as usize])
     }
 }
 
-/// One round's state: the marks, the counts and the queue of nodes ready
-/// to be labelled.
+/// The rounds' state: the marks, the counts, and the queue of nodes
+/// ready to be labelled.
 struct Rounds {
     marks: Vec<u32>,
+    /// Edges from each local node to unlabelled nodes of the part.
+    open: Vec<u32>,
+    /// In a round, the edges of each node of C_k to unlabelled nodes not
+    /// yet blocked.
     need: Vec<u32>,
     queue: Vec<u32>,
 }
@@ -239,13 +230,13 @@ impl Rounds {
     /// Marks `node` blocked in `round` (unless it is labelled or already
     /// blocked), and counts one edge down for each predecessor in C_k,
     /// queueing those that reach 0.
-    fn block(&mut self, predecessors: &Rows, node: u32, round: u32) {
+    fn block(&mut self, part: &CyclicPart<'_>, slots: &[u32], node: u32, round: u32) {
         let mark = self.marks[node as usize];
         if mark & LABELLED != 0 || mark == blocked_mark(round) {
             return;
         }
         self.marks[node as usize] = blocked_mark(round);
-        for &before in predecessors.row(node as usize) {
+        for before in part.predecessors(slots, node) {
             if self.marks[before as usize] == candidate_mark(round) {
                 let need = &mut self.need[before as usize];
                 *need -= 1;
@@ -257,26 +248,26 @@ impl Rounds {
     }
 
     /// Round `round` over C_k, `members`; leaves C_{k+1} in `members`.
-    fn run(&mut self, part: &mut CyclicPart, members: &mut Vec<u32>, round: u32) {
+    fn run(&mut self, part: &CyclicPart<'_>, slots: &[u32], members: &mut Vec<u32>, round: u32) {
         self.queue.clear();
         for &node in members.iter() {
-            let open = part.open[node as usize];
+            let open = self.open[node as usize];
             self.need[node as usize] = open;
             if open == 0 {
                 self.queue.push(node);
             }
         }
-        for &node in part.blocked_from_start.row(round as usize) {
-            self.block(&part.predecessors, node, round);
+        for &node in part.blocked_from_start.list(round) {
+            self.block(part, slots, node, round);
         }
         while let Some(node) = self.queue.pop() {
             if self.marks[node as usize] != candidate_mark(round) {
                 continue; // Blocked from the start after it was queued.
             }
             self.marks[node as usize] = LABELLED | round;
-            for &before in part.predecessors.row(node as usize) {
-                part.open[before as usize] -= 1;
-                self.block(&part.predecessors, before, round);
+            for before in part.predecessors(slots, node) {
+                self.open[before as usize] -= 1;
+                self.block(part, slots, before, round);
             }
         }
         members.retain(|&node| self.marks[node as usize] == blocked_mark(round));
@@ -286,13 +277,14 @@ impl Rounds {
     }
 }
 
-/// Gives every node whose slot is [`REACHES_CYCLE`] its value: a number,
-/// or [`INFINITE`]; returns the number of rounds run.
-pub(crate) fn solve_cyclic(graph: &Graph, slots: &mut [u32]) -> u32 {
-    let mut part = CyclicPart::new(graph, slots);
+/// Gives every node not in `done` its value, in its slot: a number, or
+/// [`INFINITE`]; returns the number of rounds run.
+pub(crate) fn solve_cyclic(graph: &Graph, slots: &mut [u32], done: &DoneSet) -> u32 {
+    let (part, open) = CyclicPart::new(graph, slots, done);
     let size = part.global.len();
     let mut rounds = Rounds {
         marks: vec![candidate_mark(0); size],
+        open,
         need: vec![0; size],
         queue: Vec::new(),
     };
@@ -300,7 +292,7 @@ pub(crate) fn solve_cyclic(graph: &Graph, slots: &mut [u32]) -> u32 {
     let mut round = 0;
     while !members.is_empty() {
         debug_assert!(candidate_mark(round) < LABELLED);
-        rounds.run(&mut part, &mut members, round);
+        rounds.run(&part, slots, &mut members, round);
         round += 1;
     }
     for (&node, &mark) in part.global.iter().zip(&rounds.marks) {
@@ -319,8 +311,10 @@ mod tests {
 
     fn values(nodes: u64, edges: &[(u32, u32)]) -> Vec<u32> {
         let graph = Graph::from_edges(nodes, edges.iter().copied()).unwrap();
-        let (mut slots, _) = solve_acyclic(&graph);
-        solve_cyclic(&graph, &mut slots);
+        let (mut slots, done) = solve_acyclic(&graph);
+        if let Some(done) = done {
+            solve_cyclic(&graph, &mut slots, &done);
+        }
         slots
     }
 

@@ -49,6 +49,7 @@
 mod acyclic;
 mod csr;
 mod cyclic;
+mod layout;
 mod numbers;
 mod parse;
 mod report;

@@ -16,7 +16,8 @@
 //! the rest of the file can hold allocates only what the file can hold,
 //! and reading then stops at the end of the file with its error.
 
-use super::csr::{node_range, EdgeList, GraphError, MAX_EDGES, MAX_NODES};
+use super::csr::{node_range, GraphError, MAX_EDGES, MAX_NODES};
+use super::layout::EdgeList;
 use super::numbers::{Number, Numbers};
 use super::Graph;
 use crate::error::ParseError;
@@ -83,11 +84,11 @@ fn read_edges(
     numbers: &mut Numbers<'_>,
     list: &mut EdgeList,
     edges: u64,
-) -> Result<(), ParseError> {
+) -> Result<(), ReadFailure> {
     for edge in 0..edges {
         let from = edge_node(numbers, list.nodes(), edge, edges)?;
         let to = edge_node(numbers, list.nodes(), edge, edges)?;
-        list.push(from, to);
+        list.push(from, to).map_err(ReadFailure::Memory)?;
         numbers.release_behind();
     }
     Ok(())

@@ -38,19 +38,22 @@ pub struct Decision {
 
 impl Graph {
     /// Every node's value: the Grundy value by mex where no cycle can be
-    /// reached (no recursion: a depth-first search with its own stack),
+    /// reached (in retrograde order from the sinks, without recursion),
     /// and the generalized Sprague–Grundy function elsewhere. See
     /// [`super`] for an example.
     pub fn solve(&self) -> Solution<'_> {
-        let (mut slots, reaching) = solve_acyclic(self);
-        let rounds = match reaching {
-            0 => 0,
-            _ => solve_cyclic(self, &mut slots),
+        let (mut slots, done) = solve_acyclic(self);
+        let (acyclic_nodes, rounds) = match done {
+            None => (u64::from(self.nodes()), 0),
+            Some(done) => {
+                let count: u32 = done.iter().map(|word| word.count_ones()).sum();
+                (u64::from(count), solve_cyclic(self, &mut slots, &done))
+            }
         };
         Solution {
             graph: self,
             slots,
-            acyclic_nodes: u64::from(self.nodes()) - reaching,
+            acyclic_nodes,
             rounds,
         }
     }

@@ -300,6 +300,36 @@ fn larger_values_in_cyclic_parts_agree_with_retrograde_analysis() {
     assert!(most_rounds >= 4, "at most {most_rounds} rounds");
 }
 
+#[test]
+fn values_past_thirty_one_agree_with_retrograde_analysis() {
+    // Dense graphs of 40 to 48 nodes, most pairs joined from the lower
+    // node, a few back: values run past 31, where a waiting node's bits of
+    // values give out and the larger values are noted on the side.
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut largest = 0;
+    for case in 0..12 {
+        let nodes = rng.random_range(40..=48u32);
+        let mut edges = Vec::new();
+        for from in 0..nodes {
+            for to in from + 1..nodes {
+                if rng.random_bool(0.97) {
+                    edges.push((from, to));
+                }
+            }
+        }
+        if case % 3 == 2 {
+            edges.extend((0..3).map(|_| (rng.random_range(20..nodes), rng.random_range(0..nodes))));
+        }
+        let token = rng.random_range(0..nodes);
+        check_case(nodes, &edges, &[token]);
+        let graph = Graph::from_edges(u64::from(nodes), edges.iter().copied()).unwrap();
+        let solution = graph.solve();
+        let values = (0..nodes).filter_map(|node| solution.finite_value(node));
+        largest = largest.max(values.max().unwrap_or(0));
+    }
+    assert!(largest > 31, "the largest value was {largest}");
+}
+
 /// Runs the binary in the crate root with `args` and `stdin`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
     use std::io::Write;

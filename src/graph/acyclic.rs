@@ -2,48 +2,61 @@
 //! mex, in retrograde order and without recursion; the other nodes are
 //! left to [`super::cyclic`].
 //!
-//! Kahn's order, from the sinks backwards: a node's slot first counts its
-//! followers not yet done; a node whose count reaches 0 is queued, and
-//! when its turn comes its value is the mex of its followers' values and
-//! each of its predecessors counts one down. The nodes never queued are
-//! exactly those that can reach a cycle: a node on a cycle waits for
-//! itself, a node that reaches one waits for it, and a node that reaches
-//! none is queued once the longest walk from it is done, by induction on
-//! that length. Followers of done nodes are done, so on the done part the
-//! graph is acyclic and the ordinary Sprague–Grundy function is the
-//! generalized one (SPEC section 9) restricted to it. A path of 10^7
-//! nodes is a queue of 10^7 entries, where seed 003's recursion needs a
-//! process stack as deep.
+//! Kahn's order, from the sinks backwards: each node waits for its
+//! followers, counting down those not yet done; a node whose count reaches
+//! 0 is queued, and when its turn comes its value is the mex of its
+//! followers' values, and each of its predecessors counts one down and
+//! notes the value. The nodes never queued are exactly those that can
+//! reach a cycle: a node on a cycle waits for itself, a node that reaches
+//! one waits for it, and a node that reaches none is queued once the
+//! longest walk from it is done, by induction on that length. Followers of
+//! done nodes are done, so on the done part the graph is acyclic and the
+//! ordinary Sprague–Grundy function is the generalized one (SPEC section
+//! 9) restricted to it. A path of 10^7 nodes is a queue of 10^7 entries,
+//! where seed 003's recursion needs a process stack as deep.
 //!
-//! The queue is the work list, known ahead of the work: so the node 16
-//! places ahead has its row offsets prefetched, the node 8 ahead its two
-//! rows, and the node 4 ahead the slots of its followers and predecessors,
-//! and most of the random reads of a large graph are in cache when their
-//! turn comes. A depth-first search needs only the forward rows (4 bytes a
-//! node and an edge less, no reverse rows to build) but each step of its
-//! descent waits for the read before it; on a random DAG of 10^7 nodes and
-//! 5·10^7 edges it took 4.5 s where this order takes 1.4 s, and building
-//! the reverse rows 0.8 s (on the bench machine, under load).
+//! Each node has one `u64` of state: while it waits, the count of its
+//! followers not done (low half) and the values its done followers have,
+//! as bits, for values below 31 (high half), with the top bit for "a
+//! follower has a larger value"; once it is done, its value. So the mex
+//! is one `trailing_ones`, and the pass reads only the predecessors and
+//! the out-degrees, never the followers: the graph's forward rows are not
+//! even built for an acyclic graph. A node whose followers have every
+//! value below 31 and a larger one (which takes at least 496 edges below
+//! it) finds its value among the larger values, noted for it on the side
+//! (`larger`), an entry for each edge that brings one.
 //!
-//! Counts and values share one `u32` per node (the *slot*): a node's
-//! count is read only while it is waiting, and its value only once it is
-//! done. No Grundy value comes near the top of `u32`: a node of value g
-//! has followers of every value below g, so the nodes it reaches hold at
-//! least g(g+1)/2 edges, and with at most 2^32 − 1 edges every value is
-//! below 92,682.
+//! The queue is the work list, known ahead of the work: the node 16
+//! places ahead has its row offset prefetched, the node 8 ahead its row of
+//! predecessors, and the node 4 ahead their states, so most of the random
+//! reads of a large graph are in cache when their turn comes. A
+//! depth-first search (which needs the forward rows only) waits at each
+//! step of its descent for the read before it: on a random DAG of 10^7
+//! nodes and 5·10^7 edges it took 4.5 s, where this order took 1.4 s even
+//! reading the followers' values from the forward rows (on the bench
+//! machine, under load), and without its prefetches 4.6 s.
 //!
-//! The mex of a node of out-degree d is at most d: followers' values up to
-//! 63 are gathered in one `u64` mask; a node of more than 63 followers
-//! uses a table of stamps ([`MexScratch`]) that grows to the largest such
-//! degree and is never cleared (each use takes a new stamp).
+//! No Grundy value comes near the top of a `u32`: a node of value g has
+//! followers of every value below g, so the nodes it reaches hold at least
+//! g(g+1)/2 edges, and with at most 2^32 − 1 edges every value is below
+//! 92,682.
 
 use super::csr::Graph;
+use std::collections::HashMap;
 
-/// How far ahead in the queue each read is prefetched: row offsets, rows,
-/// and the slots the rows name.
+/// How far ahead in the queue each read is prefetched: the row offset,
+/// the row of predecessors, and the states the row names.
 const OFFSETS_AHEAD: usize = 16;
 const ROWS_AHEAD: usize = 8;
-const SLOTS_AHEAD: usize = 4;
+const STATES_AHEAD: usize = 4;
+
+/// Values noted as bits in a waiting node's state: those below this.
+const MASK_VALUES: u32 = 31;
+/// Where the bits of the values seen start in a state.
+const SEEN_SHIFT: u32 = 32;
+/// The bit of a state that says a follower has a value of at least
+/// [`MASK_VALUES`].
+const LARGER: u64 = 1 << 63;
 
 /// The done nodes, one bit each.
 pub(crate) type DoneSet = Vec<u64>;
@@ -71,99 +84,81 @@ fn prefetch<T>(items: &[T], index: usize) {
     let _ = (items, index);
 }
 
-/// The mex of followers' values, without allocating per node.
-#[derive(Default)]
-pub(crate) struct MexScratch {
-    /// `stamps[v] == stamp` when value `v` was seen for the current node.
-    stamps: Vec<u32>,
-    /// Changes for every node that uses the table.
-    stamp: u32,
-}
-
-impl MexScratch {
-    /// The least value not among `values` (which has `len` items).
-    #[inline]
-    pub(crate) fn mex(&mut self, values: impl Iterator<Item = u32>, len: usize) -> u32 {
-        if len < 64 {
-            let seen = values
-                .filter(|&value| value < 64)
-                .fold(0u64, |seen, value| seen | 1 << value);
-            return seen.trailing_ones();
-        }
-        self.mex_of_many(values, len)
-    }
-
-    /// [`MexScratch::mex`] with the table of stamps.
-    #[cold]
-    fn mex_of_many(&mut self, values: impl Iterator<Item = u32>, len: usize) -> u32 {
-        if self.stamps.len() <= len {
-            self.stamps.resize(len + 1, 0);
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // Stamps wrapped around: old ones could match again.
-            self.stamps.fill(0);
-            self.stamp = 1;
-        }
-        for value in values {
-            if (value as usize) <= len {
-                self.stamps[value as usize] = self.stamp;
-            }
-        }
-        let free = self.stamps[..=len].iter().position(|&s| s != self.stamp);
-        free.expect("at most len of the len + 1 values are seen") as u32
-    }
-}
-
-/// The slots after the pass: the Grundy value of each node that reaches
+/// The values after the pass: the Grundy value of each node that reaches
 /// no cycle; and, when some node reaches one, the set of the done nodes
-/// (the slots of the others hold what their counts came to).
+/// (the values of the others are meaningless).
 pub(crate) fn solve_acyclic(graph: &Graph) -> (Vec<u32>, Option<DoneSet>) {
     let nodes = graph.nodes();
-    let mut slots: Vec<u32> = (0..nodes).map(|node| graph.out_degree(node)).collect();
+    let mut states: Vec<u64> = graph.out_degrees().iter().map(|&d| u64::from(d)).collect();
     let mut queue: Vec<u32> = Vec::with_capacity(nodes as usize);
-    queue.extend((0..nodes).filter(|&node| slots[node as usize] == 0));
-    let mut scratch = MexScratch::default();
+    queue.extend((0..nodes).filter(|&node| states[node as usize] == 0));
+    let mut larger: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut head = 0;
     while let Some(&node) = queue.get(head) {
-        prefetch_ahead(graph, &slots, &queue, head);
+        prefetch_ahead(graph, &states, &queue, head);
         head += 1;
-        let followers = graph.followers(node);
-        let values = followers.iter().map(|&f| slots[f as usize]);
-        slots[node as usize] = scratch.mex(values, followers.len());
+        let value = value_of(states[node as usize], || larger.remove(&node));
+        states[node as usize] = u64::from(value);
+        let seen = match value < MASK_VALUES {
+            true => 1 << (SEEN_SHIFT + value),
+            false => LARGER,
+        };
         for &before in graph.predecessors(node) {
-            let count = &mut slots[before as usize];
-            *count -= 1;
-            if *count == 0 {
+            let state = &mut states[before as usize];
+            *state = (*state - 1) | seen;
+            if value >= MASK_VALUES {
+                larger.entry(before).or_default().push(value);
+            }
+            if *state as u32 == 0 {
                 queue.push(before);
             }
         }
     }
+    let values = states.iter().map(|&state| state as u32).collect();
     if queue.len() == nodes as usize {
-        return (slots, None);
+        return (values, None);
     }
     let mut done = vec![0u64; (nodes as usize).div_ceil(64)];
     for &node in &queue {
         done[node as usize / 64] |= 1 << (node % 64);
     }
-    (slots, Some(done))
+    (values, Some(done))
+}
+
+/// The value of a node whose followers are all done, from its state and,
+/// if it has followers of values of at least [`MASK_VALUES`], the list of
+/// those (`larger`, asked only then).
+#[inline]
+fn value_of(state: u64, larger: impl FnOnce() -> Option<Vec<u32>>) -> u32 {
+    let seen = (state >> SEEN_SHIFT) as u32 & !(1 << MASK_VALUES);
+    let mex = seen.trailing_ones();
+    if mex < MASK_VALUES || state & LARGER == 0 {
+        return mex;
+    }
+    let mut values = larger().expect("larger values are noted with their bit");
+    values.sort_unstable();
+    values.dedup();
+    // The values from MASK_VALUES up, ascending: the first gap is the mex.
+    let run = values
+        .iter()
+        .zip(MASK_VALUES..)
+        .take_while(|(&v, want)| v == *want);
+    MASK_VALUES + run.count() as u32
 }
 
 /// Prefetches what the nodes queued after `head` will read.
 #[inline(always)]
-fn prefetch_ahead(graph: &Graph, slots: &[u32], queue: &[u32], head: usize) {
-    let (forward, reverse) = (graph.forward(), graph.reverse());
+fn prefetch_ahead(graph: &Graph, states: &[u64], queue: &[u32], head: usize) {
+    let reverse = graph.reverse();
     if let Some(&node) = queue.get(head + OFFSETS_AHEAD) {
-        prefetch(&forward.offsets, node as usize);
         prefetch(&reverse.offsets, node as usize);
     }
     if let Some(&node) = queue.get(head + ROWS_AHEAD) {
-        prefetch(&forward.items, forward.offsets[node as usize] as usize);
         prefetch(&reverse.items, reverse.offsets[node as usize] as usize);
     }
-    if let Some(&node) = queue.get(head + SLOTS_AHEAD) {
-        for &other in graph.followers(node).iter().chain(graph.predecessors(node)) {
-            prefetch(slots, other as usize);
+    if let Some(&node) = queue.get(head + STATES_AHEAD) {
+        for &before in graph.predecessors(node) {
+            prefetch(states, before as usize);
         }
     }
 }
@@ -248,13 +243,24 @@ mod tests {
     }
 
     #[test]
-    fn the_mex_of_many_values_uses_the_table() {
-        let mut scratch = MexScratch::default();
-        let values: Vec<u32> = (0..200).filter(|&v| v != 150).collect();
-        assert_eq!(scratch.mex(values.iter().copied(), values.len()), 150);
-        let values: Vec<u32> = (0..100).collect();
-        assert_eq!(scratch.mex(values.iter().copied(), values.len()), 100);
-        assert_eq!(scratch.mex([1, 2, 0, 70].into_iter(), 4), 3);
-        assert_eq!(scratch.mex([63, 64].into_iter(), 2), 0);
+    fn values_of_31_and_more_come_from_the_larger_list() {
+        // Node i → every j > i: node i has value n − 1 − i, so the values
+        // run past 31 and each node sees every smaller one.
+        let nodes = 40u32;
+        let edges = (0..nodes).flat_map(|i| (i + 1..nodes).map(move |j| (i, j)));
+        let graph = Graph::from_edges(u64::from(nodes), edges).unwrap();
+        let (values, done) = solve_acyclic(&graph);
+        assert!(done.is_none());
+        assert!(values
+            .iter()
+            .enumerate()
+            .all(|(i, &v)| v == nodes - 1 - i as u32));
+        // A gap above 31: followers of values 0 to 33 and 35 give 34.
+        let larger = || Some(vec![35, 31, 33, 32, 33]);
+        assert_eq!(
+            value_of(LARGER | u64::from(u32::MAX >> 1) << SEEN_SHIFT, larger),
+            34
+        );
+        assert_eq!(value_of(0x5 << SEEN_SHIFT | LARGER, || None), 1);
     }
 }

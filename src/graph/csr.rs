@@ -1,17 +1,23 @@
-//! The game graph in compressed sparse rows, both ways: for each node its
-//! followers (the nodes one move leads to) and its predecessors, each a
-//! slice of a flat array.
+//! The game graph in compressed sparse rows: for each node its
+//! predecessors and its out-degree, always, and its followers (the nodes
+//! one move leads to) when they are first asked for.
 //!
 //! Node ids and edge positions are `u32`: a graph holds fewer than 2^32
-//! nodes and at most 2^32 − 1 edges, which keeps the rows at 8 bytes a
-//! node and 8 bytes an edge (4 each way). Larger counts are refused with
-//! [`GraphError`], never truncated. The reverse rows are what lets the
-//! solver work backwards from the sinks (`acyclic.rs` says why that beats
-//! a depth-first search that needs only the forward rows). How edges
-//! become rows is `layout.rs`.
+//! nodes and at most 2^32 − 1 edges, which keeps the rows at 4 bytes a
+//! node and 4 bytes an edge each way. Larger counts are refused with
+//! [`GraphError`], never truncated.
+//!
+//! The solver works backwards from the sinks, and on the part of a graph
+//! from which no cycle can be reached it needs only the predecessors and
+//! the out-degrees (`acyclic.rs`), as does finding the move there. The
+//! forward rows cost as much again (4 bytes a node and an edge, and 0.9 s
+//! of random writes for 5·10^7 edges), so they are built on first use: by
+//! the cyclic solver, by [`Graph::followers`], and for the sets K of
+//! infinite values. How edges become rows is `layout.rs`.
 
-use super::layout::EdgeList;
+use super::layout::{forward_rows, EdgeList};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The most nodes a graph may have: ids are `u32` values below it.
 pub const MAX_NODES: u64 = u32::MAX as u64;
@@ -84,16 +90,18 @@ pub(crate) fn node_range(nodes: u32) -> String {
 /// A game graph: nodes `0..nodes()`, and for each node its followers and
 /// its predecessors. Duplicate edges and self-loops are kept as given (a
 /// self-loop is a move that leaves the position as it is).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Graph {
-    /// The followers of each node.
-    forward: Rows,
     /// The predecessors of each node.
     reverse: Rows,
+    /// The number of followers of each node.
+    out_degrees: Vec<u32>,
+    /// The followers of each node, once asked for.
+    forward: OnceLock<Rows>,
 }
 
 /// Rows of node ids: row `u` is `items[offsets[u]..offsets[u + 1]]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) struct Rows {
     pub(crate) offsets: Vec<u32>,
     pub(crate) items: Vec<u32>,
@@ -109,10 +117,14 @@ impl Rows {
 }
 
 impl Graph {
-    /// The graph of these rows (one more offset than nodes each).
-    pub(crate) fn from_rows(forward: Rows, reverse: Rows) -> Graph {
-        debug_assert_eq!(forward.offsets.len(), reverse.offsets.len());
-        Graph { forward, reverse }
+    /// The graph of these predecessors and out-degrees.
+    pub(crate) fn from_reverse(reverse: Rows, out_degrees: Vec<u32>) -> Graph {
+        debug_assert_eq!(reverse.offsets.len(), out_degrees.len() + 1);
+        Graph {
+            reverse,
+            out_degrees,
+            forward: OnceLock::new(),
+        }
     }
 
     /// The graph on `nodes` nodes with the moves `edges` (`(from, to)`
@@ -151,19 +163,20 @@ impl Graph {
 
     /// The number of nodes.
     pub fn nodes(&self) -> u32 {
-        (self.forward.offsets.len() - 1) as u32
+        self.out_degrees.len() as u32
     }
 
     /// The number of edges.
     pub fn edges(&self) -> u64 {
-        self.forward.items.len() as u64
+        self.reverse.items.len() as u64
     }
 
     /// The followers of `node`, ascending, duplicates included. Panics if
-    /// `node` is not below [`Graph::nodes`].
+    /// `node` is not below [`Graph::nodes`]. The first call lays out the
+    /// followers of every node.
     #[inline]
     pub fn followers(&self, node: u32) -> &[u32] {
-        self.forward.row(node)
+        self.forward().row(node)
     }
 
     /// The predecessors of `node` (a node once per edge into `node`), in
@@ -177,14 +190,24 @@ impl Graph {
     /// The number of edges out of `node`.
     #[inline]
     pub fn out_degree(&self, node: u32) -> u32 {
-        let at = node as usize;
-        self.forward.offsets[at + 1] - self.forward.offsets[at]
+        self.out_degrees[node as usize]
     }
 
-    /// The followers of every node.
+    /// The number of edges out of every node.
     #[inline]
+    pub(crate) fn out_degrees(&self) -> &[u32] {
+        &self.out_degrees
+    }
+
+    /// The followers of every node, laid out on first use.
     pub(crate) fn forward(&self) -> &Rows {
-        &self.forward
+        self.forward
+            .get_or_init(|| forward_rows(&self.reverse, &self.out_degrees))
+    }
+
+    /// The followers of every node, if they have been laid out.
+    pub(crate) fn forward_if_built(&self) -> Option<&Rows> {
+        self.forward.get()
     }
 
     /// The predecessors of every node.

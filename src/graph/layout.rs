@@ -6,25 +6,25 @@
 //! the edges into [`BUCKET_NODES`] consecutive nodes). Then:
 //!
 //! 1. bucket after bucket, the reverse rows (the predecessors of each
-//!    node) are laid out by a counting sort on the target's low bits: its
-//!    counters and the piece of the rows it writes stay in the caches, and
-//!    each bucket's blocks are freed once it is done, so the peak is the
-//!    8 bytes an edge of the buckets;
-//! 2. the out-degrees are counted from the reverse rows, and the forward
-//!    rows are filled from them, from the last node back, each of its
-//!    predecessors getting it at the end of what is left of its row: every
-//!    row of followers ascends, and every row of predecessors keeps the
-//!    input order.
+//!    node, in input order) are laid out by a counting sort on the
+//!    target's low bits, and the out-degrees counted: the sort's counters
+//!    and the piece of the rows it writes stay in the caches, and each
+//!    bucket's blocks are freed once it is done, so the peak is the 8
+//!    bytes an edge of the buckets;
+//! 2. the forward rows, when asked for ([`forward_rows`]), are filled from
+//!    the reverse ones, from the last node back, each of its predecessors
+//!    getting it at the end of what is left of its row, so every row of
+//!    followers ascends.
 //!
-//! The peak is 8 bytes an edge and 8 a node. A counting sort straight
-//! into rows writes each edge to a random place of a 200 MB array (for
-//! 5·10^7 edges) and reads a random counter of a 40 MB one; appending to
-//! the buckets touches the tails of a thousand or so blocks, which the
-//! caches hold. The forward rows are still filled by random writes;
-//! bucketing the edges again by source would hold 4 bytes an edge more.
-//! Two passes over a file (degrees, then rows) would hold less while
-//! reading, but read and parse the text twice; a stream could not be read
-//! twice at all.
+//! The peak while reading is 8 bytes an edge, and a graph holds 4 bytes
+//! an edge and 8 a node (12 with its forward rows). A counting sort
+//! straight into rows writes each edge to a random place of a 200 MB array
+//! (for 5·10^7 edges) and reads a random counter of a 40 MB one; appending
+//! to the buckets touches the tails of a thousand or so blocks, which the
+//! caches hold. The forward rows are filled by random writes, which is
+//! why they wait until asked for. Two passes over a file (degrees, then
+//! rows) would hold less while reading, but read and parse the text
+//! twice; a stream could not be read twice at all.
 //!
 //! Every array is allocated with `try_reserve`, so a count too large for
 //! the machine is an error ([`GraphError::OutOfMemory`]) rather than an
@@ -45,6 +45,16 @@ const BUCKET_NODES: usize = 1 << BUCKET_BITS;
 /// Edges per block of a bucket, at most (512 KiB): few allocations, and
 /// only the pages written count towards the resident size.
 const BLOCK_EDGES: usize = 1 << 16;
+/// Edges per block of a bucket, at least (128 KiB), unless the graph has
+/// fewer: the system allocator (glibc's) gives a block this large pages
+/// of its own and returns them to the system when it is freed, so the
+/// resident size falls as the buckets are laid out (smaller blocks come
+/// from a heap that keeps its pages: measured, the peak rose by 40 %).
+const MIN_BLOCK_EDGES: usize = 1 << 14;
+/// Blocks per bucket, about, when the edges are spread evenly and the
+/// blocks not at their largest: the last, partly filled block of each
+/// bucket is a fraction of it.
+const BLOCKS_PER_BUCKET: usize = 4;
 
 /// An edge packed in a word: the source in the high half.
 type Pair = u64;
@@ -56,8 +66,9 @@ pub(crate) struct EdgeList {
     edges: u64,
     /// By `target >> BUCKET_BITS`: blocks of pairs, the last one filling.
     buckets: Vec<Vec<Vec<Pair>>>,
-    /// The size of each new block: the edges expected per bucket, within
-    /// 64 and [`BLOCK_EDGES`].
+    /// The size of each new block: a [`BLOCKS_PER_BUCKET`]th of the edges
+    /// expected per bucket, within [`MIN_BLOCK_EDGES`] and
+    /// [`BLOCK_EDGES`], but no more than the edges expected in all.
     block_edges: usize,
 }
 
@@ -89,7 +100,9 @@ impl EdgeList {
             nodes: nodes as u32,
             edges: 0,
             buckets,
-            block_edges: per_bucket.clamp(64, BLOCK_EDGES),
+            block_edges: (per_bucket / BLOCKS_PER_BUCKET)
+                .clamp(MIN_BLOCK_EDGES, BLOCK_EDGES)
+                .min(expected as usize + 1),
         })
     }
 
@@ -147,35 +160,23 @@ impl EdgeList {
         self.push(from, to)
     }
 
-    /// The graph in rows: the reverse rows bucket by bucket, then the
-    /// forward rows from them.
+    /// The graph: its reverse rows and out-degrees, bucket by bucket.
     pub(crate) fn into_graph(self) -> Result<Graph, GraphError> {
         let (nodes, edges) = (self.nodes, self.edges);
-        let out_of_memory = |_| GraphError::OutOfMemory {
+        let (reverse, out_degrees) = self.reverse_rows().map_err(|_| GraphError::OutOfMemory {
             nodes: u64::from(nodes),
             edges,
-        };
-        let reverse = self.reverse_rows().map_err(out_of_memory)?;
-        let mut out_degrees = zeroed(nodes as usize + 1).map_err(out_of_memory)?;
-        for &from in &reverse.items {
-            out_degrees[from as usize] += 1;
-        }
-        let targets = zeroed(edges as usize).map_err(out_of_memory)?;
-        let forward = Filler::rows(out_degrees, targets, |rows| {
-            for to in (0..nodes).rev() {
-                for &from in reverse.row(to) {
-                    rows.place(from, to);
-                }
-            }
-        });
-        Ok(Graph::from_rows(forward, reverse))
+        })?;
+        Ok(Graph::from_reverse(reverse, out_degrees))
     }
 
-    /// The predecessors of every node: a counting sort of each bucket on
-    /// the targets' low bits, its blocks freed once it is laid out.
-    fn reverse_rows(self) -> Result<Rows, TryReserveError> {
+    /// The predecessors and the out-degree of every node: a counting sort
+    /// of each bucket on the targets' low bits, its blocks freed once it
+    /// is laid out.
+    fn reverse_rows(self) -> Result<(Rows, Vec<u32>), TryReserveError> {
         let nodes = self.nodes as usize;
         let mut offsets = zeroed(nodes + 1)?;
+        let mut out_degrees = zeroed(nodes)?;
         let mut items = with_capacity(self.edges as usize)?;
         let mut counts = vec![0u32; BUCKET_NODES + 1];
         for (bucket, blocks) in self.buckets.into_iter().enumerate() {
@@ -195,17 +196,37 @@ impl EdgeList {
             let laid = &mut items[start as usize..];
             for pair in pairs() {
                 let slot = &mut counts[pair as usize & (BUCKET_NODES - 1)];
-                laid[*slot as usize] = (pair >> 32) as u32;
+                let from = (pair >> 32) as u32;
+                laid[*slot as usize] = from;
                 *slot += 1;
+                out_degrees[from as usize] += 1;
             }
         }
         offsets[nodes] = items.len() as u32;
-        Ok(Rows { offsets, items })
+        Ok((Rows { offsets, items }, out_degrees))
     }
 }
 
+/// The followers of every node, from the predecessors and the
+/// out-degrees: each row ascends. Allocates 4 bytes a node and an edge,
+/// without a recoverable error (the graph itself holds as much again).
+pub(crate) fn forward_rows(reverse: &Rows, out_degrees: &[u32]) -> Rows {
+    let nodes = out_degrees.len() as u32;
+    let mut counts = Vec::with_capacity(out_degrees.len() + 1);
+    counts.extend_from_slice(out_degrees);
+    counts.push(0);
+    let items = vec![0; reverse.items.len()];
+    Filler::rows(counts, items, |rows| {
+        for to in (0..nodes).rev() {
+            for &from in reverse.row(to) {
+                rows.place(from, to);
+            }
+        }
+    })
+}
+
 /// Fills rows from their ends.
-pub(crate) struct Filler<'a> {
+struct Filler<'a> {
     /// The end of what is left to fill of each row.
     ends: &'a mut [u32],
     items: &'a mut [u32],
@@ -215,11 +236,7 @@ impl Filler<'_> {
     /// The rows whose sizes are `counts` (one slot more than rows, the
     /// last 0), their items stored in `items` (as long as the counts'
     /// total), filled by `fill` with [`Filler::place`].
-    pub(crate) fn rows(
-        mut counts: Vec<u32>,
-        mut items: Vec<u32>,
-        fill: impl FnOnce(&mut Filler<'_>),
-    ) -> Rows {
+    fn rows(mut counts: Vec<u32>, mut items: Vec<u32>, fill: impl FnOnce(&mut Filler<'_>)) -> Rows {
         let mut total = 0u32;
         for count in counts.iter_mut() {
             total += *count;
@@ -241,7 +258,7 @@ impl Filler<'_> {
     /// Puts `item` at the end of what is left of `row`: items come in the
     /// reverse order of their rows.
     #[inline(always)]
-    pub(crate) fn place(&mut self, row: u32, item: u32) {
+    fn place(&mut self, row: u32, item: u32) {
         let end = &mut self.ends[row as usize];
         *end -= 1;
         self.items[*end as usize] = item;

@@ -107,12 +107,17 @@ impl<'g> Solution<'g> {
         self.rounds
     }
 
-    /// The lowest-numbered follower of `node` whose value is `value`.
+    /// The lowest-numbered follower of `node` whose value is `value`: in
+    /// the forward rows if they are laid out, else the first node of that
+    /// value, in order, that has `node` among its predecessors (one pass,
+    /// cheaper than laying out the forward rows for one move).
     fn follower_of_value(&self, node: u32, value: u32) -> Option<u32> {
-        let followers = self.graph.followers(node).iter().copied();
-        followers
-            .filter(|&follower| self.slots[follower as usize] == value)
-            .min()
+        let has_value = |follower: u32| self.slots[follower as usize] == value;
+        match self.graph.forward_if_built() {
+            Some(forward) => forward.row(node).iter().copied().find(|&f| has_value(f)),
+            None => (0..self.graph.nodes())
+                .find(|&f| has_value(f) && self.graph.predecessors(f).contains(&node)),
+        }
     }
 
     /// Decides the sum of tokens on the nodes `tokens` (several may share
@@ -244,19 +249,20 @@ fn push_decimal(out: &mut Vec<u8>, value: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::acyclic::MexScratch;
 
     #[test]
     fn every_finite_value_is_the_mex_of_its_followers() {
         let edges = [(0, 1), (1, 2), (0, 2), (3, 0), (3, 2), (4, 4), (4, 3)];
         let graph = Graph::from_edges(5, edges).unwrap();
         let solution = graph.solve();
-        let mut scratch = MexScratch::default();
         for node in 0..5 {
             if let Some(value) = solution.finite_value(node) {
                 let followers = graph.followers(node);
-                let values = followers.iter().filter_map(|&f| solution.finite_value(f));
-                assert_eq!(scratch.mex(values, followers.len()), value);
+                let values: Vec<u32> = followers
+                    .iter()
+                    .filter_map(|&f| solution.finite_value(f))
+                    .collect();
+                assert_eq!((0..).find(|v| !values.contains(v)), Some(value));
             }
         }
         assert_eq!(solution.value(4), Value::Infinite(vec![1]));

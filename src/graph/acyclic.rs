@@ -41,7 +41,7 @@
 //! g(g+1)/2 edges, and with at most 2^32 − 1 edges every value is below
 //! 92,682.
 
-use super::csr::Graph;
+use super::game_graph::Graph;
 use std::collections::HashMap;
 
 /// How far ahead in the queue each read is prefetched: the row offset,

@@ -98,14 +98,15 @@
 //!
 //! Memory, for n′ nodes in the part: 16 bytes a node (the global id,
 //! `open`, `need`, the mark), 4 bytes an edge leaving the part (the nodes
-//! blocked from the start, by value), and up to 8 bytes a node for the
-//! lists of a round. The predecessors are the graph's reverse rows (every
-//! predecessor of a node that reaches a cycle reaches it too), read in
-//! local ids through the slots, which hold the part's local ids while the
-//! rounds run.
+//! blocked from the start, by value), up to 8 bytes a node for the lists
+//! of a round, and the graph's forward rows, which this is the first to
+//! ask for (4 bytes a node and an edge of the whole graph). The
+//! predecessors are the graph's reverse rows (every predecessor of a node
+//! that reaches a cycle reaches it too), read in local ids through the
+//! slots, which hold the part's local ids while the rounds run.
 
 use super::acyclic::{is_done, DoneSet};
-use super::csr::Graph;
+use super::game_graph::Graph;
 
 /// The slot of a node of infinite value.
 pub(crate) const INFINITE: u32 = u32::MAX;

@@ -1,4 +1,4 @@
-//! From edges in any order to rows both ways ([`super::Graph`]).
+//! From edges in any order to rows both ways, for [`super::Graph`].
 //!
 //! Edges arrive from a file or an iterator and are held as they come, in
 //! buckets by the high bits of their target ([`EdgeList`]: a bucket is a
@@ -34,7 +34,7 @@
 //! physical memory is refused before anything is allocated: a header of a
 //! few bytes can ask for 4 billion nodes.
 
-use super::csr::{Graph, GraphError, Rows, MAX_EDGES, MAX_NODES};
+use super::csr::{GraphError, Rows, MAX_EDGES, MAX_NODES};
 use std::collections::TryReserveError;
 
 /// Nodes per bucket: a bucket's counters (32 KiB) stay in the
@@ -59,7 +59,7 @@ const BLOCKS_PER_BUCKET: usize = 4;
 /// An edge packed in a word: the source in the high half.
 type Pair = u64;
 
-/// Edges as they arrive, in buckets by target; [`EdgeList::into_graph`]
+/// Edges as they arrive, in buckets by target; [`EdgeList::into_rows`]
 /// lays them out in rows.
 pub(crate) struct EdgeList {
     nodes: u32,
@@ -160,14 +160,13 @@ impl EdgeList {
         self.push(from, to)
     }
 
-    /// The graph: its reverse rows and out-degrees, bucket by bucket.
-    pub(crate) fn into_graph(self) -> Result<Graph, GraphError> {
+    /// The graph's reverse rows and out-degrees, bucket by bucket.
+    pub(crate) fn into_rows(self) -> Result<(Rows, Vec<u32>), GraphError> {
         let (nodes, edges) = (self.nodes, self.edges);
-        let (reverse, out_degrees) = self.reverse_rows().map_err(|_| GraphError::OutOfMemory {
+        self.reverse_rows().map_err(|_| GraphError::OutOfMemory {
             nodes: u64::from(nodes),
             edges,
-        })?;
-        Ok(Graph::from_reverse(reverse, out_degrees))
+        })
     }
 
     /// The predecessors and the out-degree of every node: a counting sort
@@ -298,7 +297,7 @@ fn zeroed(len: usize) -> Result<Vec<u32>, TryReserveError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::graph::Graph;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -8,14 +8,16 @@
 //! its followers. A sum of tokens is then decided without searching the
 //! product of their positions ([`Solution::decide`]).
 //!
-//! The data flows: text → `parse.rs` (one memory-mapped pass with a
-//! word-at-a-time digit loop, `numbers.rs`, into an edge list) → rows
-//! ([`Graph`], `csr.rs`) → the acyclic pass (mex in the post-order of a
-//! depth-first search with its own stack, `acyclic.rs`) → the cyclic
-//! solver for the nodes that reach a cycle (`cyclic.rs`, whose module
-//! documentation proves it against the definition) → [`Solution`] →
-//! [`GraphReport`]. Time and memory are O(n + m) on acyclic graphs; see
-//! `cyclic.rs` for graphs with cycles.
+//! The data flows: text → `parse.rs` (one pass over the memory map with
+//! a word-at-a-time digit loop, `numbers.rs`, the edges bucketed by target
+//! as they come) → rows (`layout.rs`, `csr.rs`: the predecessors and
+//! out-degrees of [`Graph`], `game_graph.rs`; its followers when first
+//! asked for) → the acyclic pass (mex in Kahn's order from the sinks,
+//! without recursion, `acyclic.rs`) → the cyclic solver for the nodes that
+//! reach a cycle (`cyclic.rs`, whose module documentation proves it
+//! against the definition) → [`Solution`] → [`GraphReport`]. Time and
+//! memory are O(n + m) on acyclic graphs; see `cyclic.rs` for graphs with
+//! cycles.
 //!
 //! ```
 //! use nimstream::graph::{Graph, Outcome, TokenMove, Value};
@@ -49,6 +51,7 @@
 mod acyclic;
 mod csr;
 mod cyclic;
+mod game_graph;
 mod layout;
 mod numbers;
 mod parse;
@@ -56,7 +59,8 @@ mod report;
 mod run;
 mod solution;
 
-pub use csr::{Graph, GraphError, MAX_EDGES, MAX_NODES};
+pub use csr::{GraphError, MAX_EDGES, MAX_NODES};
+pub use game_graph::Graph;
 pub use report::{render_human, GraphInput, GraphReport, GraphStats};
 pub use run::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
 pub use solution::{Decision, Solution};

@@ -10,11 +10,13 @@
 //! (at that number), or the file ending before the counts are met (at the
 //! end of the file).
 //!
-//! Memory is allocated from the counts, but never more than the file can
-//! hold: an edge takes at least four bytes (two digits and two
-//! separators), a start node two, so a header that announces more than
-//! the rest of the file can hold allocates only what the file can hold,
-//! and reading then stops at the end of the file with its error.
+//! Memory follows what is read: the edges go into blocks allocated as
+//! they fill (`layout.rs`), and the header's counts only size the blocks
+//! and the check against the machine's memory, never beyond what the rest
+//! of the file can hold (an edge takes at least four bytes, two digits
+//! and two separators; a start node two). A header that announces more
+//! than the file holds costs nothing, and reading stops at the end of the
+//! file with its error.
 
 use super::csr::{node_range, GraphError, MAX_EDGES, MAX_NODES};
 use super::layout::EdgeList;
@@ -56,7 +58,7 @@ pub(crate) fn read_graph(data: &[u8], pages: PageReleaser<'_>) -> Result<GraphTe
     let room = (numbers.remaining() as u64 / 4 + 1).min(edges);
     let mut list = EdgeList::new(nodes, room).map_err(ReadFailure::Memory)?;
     read_edges(&mut numbers, &mut list, edges)?;
-    let graph = list.into_graph().map_err(ReadFailure::Memory)?;
+    let graph = Graph::from_edge_list(list).map_err(ReadFailure::Memory)?;
     let tokens = read_tokens(&mut numbers, graph.nodes())?;
     if let Some(extra) = numbers.next()? {
         return Err(trailing(extra, tokens.len()).into());

@@ -8,8 +8,9 @@
 //! no more memory than one without.
 
 use super::acyclic::solve_acyclic;
-use super::csr::{Graph, GraphError};
+use super::csr::GraphError;
 use super::cyclic::{solve_cyclic, INFINITE};
+use super::game_graph::Graph;
 use super::{Outcome, TokenMove, Value};
 use std::collections::HashMap;
 

@@ -128,7 +128,10 @@ impl EdgeList {
         Ok(())
     }
 
-    /// Starts a new block of `bucket` with `pair`.
+    /// Starts a new block of `bucket` with `pair`: of `block_edges`, or
+    /// twice the size of the bucket's last block, up to [`BLOCK_EDGES`]
+    /// (so that a list sized for few edges that gets many, as from an
+    /// iterator that does not know its length, still has few blocks).
     #[cold]
     fn start_block(
         bucket: &mut Vec<Vec<Pair>>,
@@ -137,9 +140,12 @@ impl EdgeList {
         nodes: u32,
         edges: u64,
     ) -> Result<(), GraphError> {
+        let size = bucket.last().map_or(block_edges, |last| {
+            (2 * last.capacity()).clamp(block_edges, BLOCK_EDGES.max(block_edges))
+        });
         let mut block = Vec::new();
         let allocated = block
-            .try_reserve_exact(block_edges)
+            .try_reserve_exact(size)
             .and_then(|()| bucket.try_reserve(1));
         allocated.map_err(|_| GraphError::OutOfMemory {
             nodes: u64::from(nodes),
@@ -297,6 +303,7 @@ fn zeroed(len: usize) -> Result<Vec<u32>, TryReserveError> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::graph::Graph;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -314,6 +321,22 @@ mod tests {
                 (from, to)
             })
             .collect()
+    }
+
+    #[test]
+    fn an_edge_list_sized_for_none_grows_its_blocks() {
+        let mut list = EdgeList::new(10, 0).unwrap();
+        for edge in 0..100_000u32 {
+            list.push_checked(edge % 10, (edge * 7) % 10).unwrap();
+        }
+        assert!(
+            list.buckets[0].len() < 20,
+            "{} blocks",
+            list.buckets[0].len()
+        );
+        let (reverse, out_degrees) = list.into_rows().unwrap();
+        assert_eq!(out_degrees, [10_000; 10]);
+        assert_eq!(reverse.items.len(), 100_000);
     }
 
     #[test]

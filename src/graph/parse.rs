@@ -25,6 +25,10 @@ use super::Graph;
 use crate::error::ParseError;
 use crate::input::page_release::PageReleaser;
 
+/// The most tokens a file may name, as many as edges: a sum of more
+/// tokens would not fit in memory anyway.
+const MAX_TOKENS: u64 = MAX_EDGES;
+
 /// A graph file, read: the graph and the start nodes of its tokens.
 #[derive(Debug)]
 pub(crate) struct GraphText {
@@ -113,11 +117,11 @@ fn edge_node(
 
 /// Reads `k` and the `k` start nodes.
 fn read_tokens(numbers: &mut Numbers<'_>, nodes: u32) -> Result<Vec<u32>, ParseError> {
-    let count = expect(numbers, "the token count k")?;
-    let room = (numbers.remaining() as u64 / 2 + 1).min(count.value);
+    let count = count(numbers, "the token count k", MAX_TOKENS, "tokens")?;
+    let room = (numbers.remaining() as u64 / 2 + 1).min(count);
     let mut tokens = Vec::with_capacity(room as usize);
-    for index in 0..count.value {
-        let what = || format!("the start node of token {index} (of {})", count.value);
+    for index in 0..count {
+        let what = || format!("the start node of token {index} (of {count})");
         let Some(node) = numbers.next()? else {
             return Err(end_of_file(numbers, &what()));
         };
@@ -299,6 +303,14 @@ mod tests {
             (
                 2,
                 "the edge count m is 99999999999999999999999: at most 4294967295 edges are supported"
+                    .into()
+            )
+        );
+        assert_eq!(
+            error("2 0 99999999999999999999 0"),
+            (
+                4,
+                "the token count k is 99999999999999999999: at most 4294967295 tokens are supported"
                     .into()
             )
         );

@@ -232,8 +232,9 @@ EOF
 fi
 
 cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
-# The section bench/games.sh writes is kept as it is.
+# The sections bench/games.sh and bench/graph.sh write are kept as they are.
 games_section=$(sed -n '/^<!-- games:/,/^<!-- \/games -->/p' "$results" 2>/dev/null || true)
+graph_section=$(sed -n '/^<!-- graph: begin/,/^<!-- graph: end -->/p' "$results" 2>/dev/null || true)
 {
     echo "# nimstream against cat"
     echo
@@ -281,6 +282,10 @@ games_section=$(sed -n '/^<!-- games:/,/^<!-- \/games -->/p' "$results" 2>/dev/n
     if [ -n "$games_section" ]; then
         echo
         echo "$games_section"
+    fi
+    if [ -n "$graph_section" ]; then
+        echo
+        echo "$graph_section"
     fi
 } >"$results"
 echo "wrote $results" >&2

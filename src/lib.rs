@@ -47,6 +47,8 @@
 //! - [`games`]: heap games beyond Nim (subtraction and octal games), their
 //!   Grundy value sequences with proven periods, the residues of heaps of
 //!   any length, and their moves.
+//! - [`graph`]: game graphs, cycles included: every node's generalized
+//!   Sprague–Grundy value, and sums of tokens decided (win, loss or draw).
 //! - [`sharded`]: sharded runs (Apache Spark, a cluster): a byte range's
 //!   partial summary, and the merge of partials into the report.
 //! - [`workbench`]: the tools around the analysis: generating instances,
@@ -67,6 +69,7 @@ mod analysis;
 pub mod arch;
 pub mod error;
 pub mod games;
+pub mod graph;
 pub mod input;
 mod nimsum;
 pub mod output;

@@ -7,6 +7,7 @@ mod analyze;
 mod complexity;
 mod convert;
 mod gen;
+mod graph;
 mod grundy;
 mod merge;
 mod play;
@@ -57,6 +58,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// A heap game's Grundy values, their period, and the value of any heap.
     Grundy(grundy::GrundyArgs),
+    /// Decide tokens on a game graph, cycles included: win, loss or draw, and a winning move.
+    Graph(graph::GraphArgs),
     /// Play a game out move by move between two strategies.
     Play(play::PlayArgs),
     /// Measure how time and working memory grow with the input size.
@@ -77,6 +80,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Convert(args) => convert::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Grundy(args) => grundy::run(args),
+        Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
         Command::Complexity(args) => complexity::run(args),
         Command::Completions(args) => shell::completions(args),

@@ -1,0 +1,37 @@
+//! `nimstream graph FILE`: tokens on a game graph (SPEC section 9).
+
+use clap::Args;
+use nimstream::error::Error;
+use nimstream::graph::{analyze_graph_path, render_human, GraphOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Options of `graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The graph: `n m`, m edges `u v`, `k`, k start nodes (`-` for standard input).
+    pub file: PathBuf,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write every node's value to FILE, one a line (`inf` and K for an infinite one).
+    #[arg(long, value_name = "FILE")]
+    pub values_out: Option<PathBuf>,
+}
+
+/// Runs `graph` and prints the report.
+pub fn run(args: GraphArgs) -> Result<(), Error> {
+    let options = GraphOptions {
+        values_out: args.values_out,
+    };
+    let report = analyze_graph_path(&args.file, &options)?;
+    let text = if args.json {
+        report.to_json() + "\n"
+    } else {
+        render_human(&report)
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))
+}

@@ -60,5 +60,11 @@ pub fn run(args: UpdatesArgs) -> Result<(), Error> {
     };
     let mut position = Position::open(&args.file, &options)?;
     let style = if args.json { Style::Json } else { Style::Human };
-    serve(&mut position, &mut stream, &name, &mut std::io::stdout().lock(), style)
+    serve(
+        &mut position,
+        &mut stream,
+        &name,
+        &mut std::io::stdout().lock(),
+        style,
+    )
 }

@@ -65,7 +65,9 @@ impl<'a> FileHeaps<'a> {
     /// FILE (`input`, read at any offset) in `format`, and its index.
     pub(super) fn new(input: Input<'a>, format: Format, index: HeapIndex) -> Result<Self, Error> {
         let mapped = match input.random_access() {
-            Some(RandomAccess::File(file)) => file.stamp().len_at_open() == 0 || file.map().is_some(),
+            Some(RandomAccess::File(file)) => {
+                file.stamp().len_at_open() == 0 || file.map().is_some()
+            }
             Some(RandomAccess::Memory(_)) => true,
             None => false,
         };
@@ -97,8 +99,11 @@ impl<'a> FileHeaps<'a> {
     /// The bytes the index takes, with the line checkpoints at their
     /// full size.
     pub(super) fn index_bytes(&self) -> u64 {
-        let samples = self.index.bytes() / 8;
-        self.index.bytes() + 8 * samples.div_ceil(SAMPLES_PER_LINE_CHECKPOINT as u64)
+        let checkpoints = self
+            .index
+            .samples()
+            .div_ceil(SAMPLES_PER_LINE_CHECKPOINT as u64);
+        self.index.bytes() + 8 * checkpoints
     }
 
     /// Fails when FILE changed since it was opened.
@@ -158,7 +163,8 @@ impl<'a> FileHeaps<'a> {
             Start::Raw(offset) => return self.scan_raw(heaps, offset, take),
             Start::Sample { offset, skip, .. } => (offset, skip),
         };
-        let mut scanner = Scanner::new(self.format, &data[offset as usize..], offset).releasing(pages);
+        let mut scanner =
+            Scanner::new(self.format, &data[offset as usize..], offset).releasing(pages);
         let mut released_to = offset;
         for _ in 0..skip {
             self.next(&mut scanner)?;
@@ -186,7 +192,9 @@ impl<'a> FileHeaps<'a> {
         let width = self.format.raw_width().expect("a raw array") as u64;
         let end = offset + (heaps.end - heaps.start) * width;
         let (data, _) = mapped(&self.input);
-        let bytes = data.get(offset as usize..end as usize).ok_or_else(|| self.gone())?;
+        let bytes = data
+            .get(offset as usize..end as usize)
+            .ok_or_else(|| self.gone())?;
         for (index, element) in heaps.zip(bytes.chunks_exact(width as usize)) {
             let value = HeapValue::Word(u128::from(crate::arch::columns::element(element)));
             if take(index, &value, index * width).is_break() {
@@ -237,7 +245,9 @@ impl<'a> FileHeaps<'a> {
             self.count_lines_to(to);
             self.line_checkpoints.push(self.counted.line());
         }
-        let from = self.index.sample_offset(checkpoint * SAMPLES_PER_LINE_CHECKPOINT);
+        let from = self
+            .index
+            .sample_offset(checkpoint * SAMPLES_PER_LINE_CHECKPOINT);
         let (data, _) = mapped(&self.input);
         let between = &data[from as usize..offset as usize];
         let line = self.line_checkpoints[checkpoint] + bytecount::count(between, b'\n') as u64;

@@ -105,7 +105,13 @@ impl HeapRef<'_> {
     /// Bit `position`.
     pub(super) fn bit(&self, position: u64) -> bool {
         let limb = match self {
-            HeapRef::Word(w) => (position < 64).then_some(*w).unwrap_or(0),
+            HeapRef::Word(w) => {
+                if position < 64 {
+                    *w
+                } else {
+                    0
+                }
+            }
             HeapRef::Limbs(limbs) => usize::try_from(position / 64)
                 .ok()
                 .and_then(|i| limbs.get(i).copied())
@@ -115,9 +121,11 @@ impl HeapRef<'_> {
         limb >> (position % 64) & 1 == 1
     }
 
-    /// XORs the value into `limbs`, which must hold its limbs.
+    /// XORs the value into `limbs`, which must hold its limbs (none for
+    /// zero).
     pub(super) fn xor_into(&self, limbs: &mut [u64]) {
         match self {
+            HeapRef::Word(0) => {}
             HeapRef::Word(w) => limbs[0] ^= w,
             HeapRef::Limbs(value) => {
                 for (slot, limb) in limbs.iter_mut().zip(value.iter()) {
@@ -173,9 +181,9 @@ impl NimSum {
 
     /// The bit length (0 for zero).
     pub(super) fn bit_length(&self) -> u64 {
-        self.limbs
-            .last()
-            .map_or(0, |top| 64 * self.limbs.len() as u64 - u64::from(top.leading_zeros()))
+        self.limbs.last().map_or(0, |top| {
+            64 * self.limbs.len() as u64 - u64::from(top.leading_zeros())
+        })
     }
 
     /// Whether the sum is non-zero.
@@ -228,7 +236,10 @@ mod tests {
     fn stored_values_drop_high_zero_limbs() {
         assert_eq!(Stored::of_limbs(&[]), Stored::Word(0));
         assert_eq!(Stored::of_limbs(&[5, 0, 0]), Stored::Word(5));
-        assert_eq!(Stored::of_limbs(&[5, 1, 0]), Stored::Limbs(vec![5, 1].into()));
+        assert_eq!(
+            Stored::of_limbs(&[5, 1, 0]),
+            Stored::Limbs(vec![5, 1].into())
+        );
         let file = HeapRef::File(HeapValue::Binary(b"1101"));
         assert_eq!((file.bit_length(), file.low(), file.bit(2)), (4, 13, true));
         assert_eq!(HeapRef::Limbs(&[0, 2]).to_limbs(), [0, 2]);
@@ -243,7 +254,8 @@ mod tests {
             hasher.write_u64(i);
             hasher.finish()
         };
-        let low_bits: std::collections::HashSet<u64> = (0..1024).map(|i| hash(i << 10) & 1023).collect();
+        let low_bits: std::collections::HashSet<u64> =
+            (0..1024).map(|i| hash(i << 10) & 1023).collect();
         assert!(low_bits.len() > 512, "{}", low_bits.len());
     }
 }

@@ -144,7 +144,9 @@ mod tests {
     #[test]
     fn set_and_add_keep_every_node_the_or_below_it() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let mut ors: Vec<u64> = (0..300).map(|_| rng.random::<u64>() & rng.random::<u64>()).collect();
+        let mut ors: Vec<u64> = (0..300)
+            .map(|_| rng.random::<u64>() & rng.random::<u64>())
+            .collect();
         let mut tree = OrTree::new(ors.clone());
         for _ in 0..2000 {
             let leaf = rng.random_range(0..ors.len());

@@ -84,7 +84,9 @@ impl HeapIndex {
 
     /// The heap after segment `at`'s last.
     fn segment_end(&self, at: usize) -> u64 {
-        self.segments.get(at + 1).map_or(self.heaps, |s| s.first_heap)
+        self.segments
+            .get(at + 1)
+            .map_or(self.heaps, |s| s.first_heap)
     }
 
     /// Where to start reading to reach `heap` (< the heap count).
@@ -119,6 +121,11 @@ impl HeapIndex {
         let segment = &self.segments[at];
         let start = segment.first_heap + (block - segment.first_block) as u64 * BLOCK_HEAPS;
         start..(start + BLOCK_HEAPS).min(self.segment_end(at))
+    }
+
+    /// The number of samples.
+    pub(super) fn samples(&self) -> u64 {
+        self.samples.len() as u64
     }
 
     /// The memory the index takes, in bytes.
@@ -208,7 +215,8 @@ impl IndexFold {
     /// The fold of one range of FILE in `format`; `moves`: keep the
     /// holder counts and block ORs.
     pub(super) fn new(format: Format, moves: bool) -> IndexFold {
-        const _: () = assert!(BLOCK_HEAPS == STEP as u64 && BLOCK_HEAPS % SAMPLE_EVERY == 0);
+        const _: () =
+            assert!(BLOCK_HEAPS == STEP as u64 && BLOCK_HEAPS.is_multiple_of(SAMPLE_EVERY));
         IndexFold {
             heaps: 0,
             ones: 0,
@@ -265,7 +273,7 @@ impl IndexFold {
 impl Fold for IndexFold {
     #[inline]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        if self.raw_width.is_none() && index % SAMPLE_EVERY == 0 {
+        if self.raw_width.is_none() && index.is_multiple_of(SAMPLE_EVERY) {
             self.samples.push(heap.offset);
         }
         let value = &heap.value;

@@ -43,25 +43,26 @@ mod index;
 mod moves;
 pub mod render;
 mod serve;
+mod status;
 #[cfg(test)]
 mod tests;
 mod update_lines;
 
 pub use serve::{serve, Style};
+pub use status::{Status, UpdateMove};
 
 use crate::analysis::rules::{self, Counts};
-use crate::analysis::{Player, Rule};
+use crate::analysis::Rule;
 use crate::error::Error;
 use crate::input::driver::{self, Reads};
 use crate::input::source::Input;
 use crate::input::{format_of, Format};
-use crate::report::Value;
 use file_heaps::FileHeaps;
 use held::{HeapRef, NimSum, Stored, Updated};
 use holders::OrTree;
 use index::IndexFold;
-use moves::{Chosen, Holders, Target};
-use serde::Serialize;
+use moves::Holders;
+use status::value_of;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -91,43 +92,6 @@ impl Default for UpdateOptions {
             threads: 1,
         }
     }
-}
-
-/// The position after an update: one line of `updates --json`.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct Status {
-    /// How many updates were applied (0: the position in FILE).
-    pub update: u64,
-    /// The heap the last update set (`None` for the position in FILE).
-    pub heap: Option<u64>,
-    /// Who wins with perfect play.
-    pub winner: Player,
-    /// The XOR of all heaps.
-    pub nim_sum: Value,
-    /// How many heaps admit a winning move (with `moves` only).
-    pub winning_moves: Option<u64>,
-    /// The deterministic winning move (with `moves` only; `None` also
-    /// when there is none).
-    #[serde(rename = "move")]
-    pub winning_move: Option<UpdateMove>,
-}
-
-/// The winning move after an update.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct UpdateMove {
-    /// 0-based heap index.
-    pub heap: u64,
-    /// 0-based offset of the heap's first byte in FILE (`None` once an
-    /// update has set the heap, even to the value it had).
-    pub offset: Option<u64>,
-    /// 1-based line of that byte (text formats; `None` as `offset`).
-    pub line: Option<u64>,
-    /// The heap's value.
-    pub from: Value,
-    /// The value to leave on the heap.
-    pub to: Value,
-    /// The number of tokens taken.
-    pub remove: Value,
 }
 
 /// A position that takes updates: FILE's heaps, some of them set anew.
@@ -225,7 +189,7 @@ impl<'a> Position<'a> {
         let built = folded.fold.finish();
         let holders = options.moves.then(|| match built.blocks {
             Some((counts, leaves)) => Holders::Words {
-                counts,
+                counts: Box::new(counts),
                 tree: OrTree::new(leaves),
                 long_updated: BTreeSet::new(),
             },
@@ -317,7 +281,11 @@ impl<'a> Position<'a> {
                     self.rule,
                 )?;
                 let (count, chosen) = found;
-                (Some(count), chosen.map(|chosen| self.move_of(chosen)))
+                let winning_move = chosen.map(|chosen| {
+                    let line = chosen.offset.and_then(|at| self.file.line(chosen.heap, at));
+                    UpdateMove::new(chosen, self.nim_sum.limbs(), line, self.inline_bits)
+                });
+                (Some(count), winning_move)
             }
         };
         Ok(Status {
@@ -334,24 +302,6 @@ impl<'a> Position<'a> {
     pub fn check_unchanged(&self) -> Result<(), Error> {
         self.file.check_unchanged()
     }
-
-    /// The move on the heap chosen.
-    fn move_of(&mut self, chosen: Chosen) -> UpdateMove {
-        let to = match chosen.target {
-            Target::XorSum => xor(&chosen.from, self.nim_sum.limbs()),
-            Target::Value(value) => vec![value],
-        };
-        let remove = minus(&chosen.from, &to);
-        let line = chosen.offset.and_then(|offset| self.file.line(chosen.heap, offset));
-        UpdateMove {
-            heap: chosen.heap,
-            offset: chosen.offset,
-            line,
-            from: value_of(&chosen.from, self.inline_bits),
-            to: value_of(&to, self.inline_bits),
-            remove: value_of(&remove, self.inline_bits),
-        }
-    }
 }
 
 /// The message for heap `heap` (its digits) past the last of `heaps`
@@ -364,64 +314,6 @@ fn out_of_range_text(heap: &str, heaps: u64, name: &str) -> String {
             "heap {heap} is out of range: {name} has {heaps} heaps (0 to {})",
             heaps - 1
         ),
-    }
-}
-
-/// `a ⊕ b`, limb by limb.
-fn xor(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    let mut out = long.to_vec();
-    for (slot, limb) in out.iter_mut().zip(short) {
-        *slot ^= limb;
-    }
-    out
-}
-
-/// `a − b`, for `a ≥ b`.
-fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
-    let mut out = a.to_vec();
-    let mut borrow = false;
-    for (i, slot) in out.iter_mut().enumerate() {
-        let (partial, first) = slot.overflowing_sub(b.get(i).copied().unwrap_or(0));
-        let (difference, second) = partial.overflowing_sub(u64::from(borrow));
-        *slot = difference;
-        borrow = first || second;
-    }
-    debug_assert!(!borrow, "a move takes at most the heap");
-    out
-}
-
-/// A number as the reports write it: its digits when it has at most
-/// `inline_bits` bits (hex written limb by limb; decimal through
-/// num-bigint past 64 bits).
-fn value_of(limbs: &[u64], inline_bits: u64) -> Value {
-    let bit_length = crate::nimsum::bit_length(limbs);
-    if bit_length > inline_bits {
-        return Value {
-            bit_length,
-            hex: None,
-            dec: None,
-        };
-    }
-    let (hex, dec) = match &limbs[..bit_length.div_ceil(64) as usize] {
-        [] => ("0".to_string(), "0".to_string()),
-        [word] => (format!("{word:x}"), word.to_string()),
-        long => {
-            let mut hex = String::with_capacity(16 * long.len());
-            for (i, limb) in long.iter().rev().enumerate() {
-                match i {
-                    0 => hex.push_str(&format!("{limb:x}")),
-                    _ => hex.push_str(&format!("{limb:016x}")),
-                }
-            }
-            let bytes: Vec<u8> = long.iter().flat_map(|l| l.to_le_bytes()).collect();
-            (hex, num_bigint::BigUint::from_bytes_le(&bytes).to_string())
-        }
-    };
-    Value {
-        bit_length,
-        hex: Some(hex),
-        dec: Some(dec),
     }
 }
 

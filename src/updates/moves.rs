@@ -34,7 +34,7 @@ pub(super) enum Holders {
     /// Every heap of FILE fits in 64 bits.
     Words {
         /// The holders of each bit 0 to 63, over every heap's low word.
-        counts: BitCounts,
+        counts: Box<BitCounts>,
         /// The OR of each block of heaps' low words (a superset).
         tree: OrTree,
         /// The updated heaps longer than 64 bits, in order.
@@ -213,7 +213,11 @@ fn first_in_tree(
 }
 
 /// Among the long updated heaps: how many hold the bit, and the first.
-fn among_long(long_updated: &BTreeSet<u64>, updated: &Updated, wanted: Wanted) -> (u64, Option<Found>) {
+fn among_long(
+    long_updated: &BTreeSet<u64>,
+    updated: &Updated,
+    wanted: Wanted,
+) -> (u64, Option<Found>) {
     let mut holders = long_updated
         .iter()
         .filter(|&&heap| wanted.holds(&updated[&heap].as_ref()));
@@ -222,7 +226,11 @@ fn among_long(long_updated: &BTreeSet<u64>, updated: &Updated, wanted: Wanted) -
 }
 
 /// Every heap in order: how many are wanted (for a bit), and the first.
-fn search(file: &FileHeaps<'_>, updated: &Updated, wanted: Wanted) -> Result<(u64, Option<Found>), Error> {
+fn search(
+    file: &FileHeaps<'_>,
+    updated: &Updated,
+    wanted: Wanted,
+) -> Result<(u64, Option<Found>), Error> {
     let counting = matches!(wanted, Wanted::Bit(_));
     let mut holders = 0;
     let mut first = None;

@@ -149,17 +149,37 @@ mod tests {
         let first = human(&status(0, None, Player::Second));
         let later = human(&status(12, Some(3456), Player::First));
         assert_eq!(first, "initial           winner second  nim-sum 0 = 0x0\n");
-        assert_eq!(later, "update 12, heap 3456  winner first   nim-sum 0 = 0x0\n");
-        assert_eq!(first.find("winner"), human(&status(1, Some(0), Player::First)).find("winner"));
+        assert_eq!(
+            later,
+            "update 12, heap 3456  winner first   nim-sum 0 = 0x0\n"
+        );
+        assert_eq!(
+            first.find("winner"),
+            human(&status(1, Some(0), Player::First)).find("winner")
+        );
     }
 
     #[test]
     fn long_values_show_their_length() {
         let mut out = String::new();
-        value_phrase(&Value { bit_length: 65, hex: Some("10000000000000000".into()), dec: None }, &mut out);
+        value_phrase(
+            &Value {
+                bit_length: 65,
+                hex: Some("10000000000000000".into()),
+                dec: None,
+            },
+            &mut out,
+        );
         assert_eq!(out, "0x10000000000000000 (65 bits)");
         out.clear();
-        value_phrase(&Value { bit_length: 9000, hex: None, dec: None }, &mut out);
+        value_phrase(
+            &Value {
+                bit_length: 9000,
+                hex: None,
+                dec: None,
+            },
+            &mut out,
+        );
         assert_eq!(out, "a 9000-bit number");
     }
 

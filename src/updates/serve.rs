@@ -122,7 +122,8 @@ impl Output<'_> {
                 self.buffer.extend_from_slice(self.line.as_bytes());
             }
             Style::Json => {
-                serde_json::to_writer(&mut self.buffer, status).expect("a status always serialises");
+                serde_json::to_writer(&mut self.buffer, status)
+                    .expect("a status always serialises");
                 self.buffer.push(b'\n');
             }
         }

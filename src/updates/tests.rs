@@ -48,7 +48,7 @@ fn random_heaps(rng: &mut ChaCha8Rng, format: Format, count: usize, long: bool) 
                 _ => rng.random_range(0..=max_bits),
             };
             let mut limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.random()).collect();
-            if bits % 64 != 0 {
+            if !bits.is_multiple_of(64) {
                 if let Some(top) = limbs.last_mut() {
                     *top &= (1 << (bits % 64)) - 1;
                 }
@@ -93,7 +93,8 @@ fn every_cut_of_the_initial_pass_reads_the_same_heaps() {
                     moves: true,
                     ..UpdateOptions::default()
                 };
-                let position = Position::read(input, format, &options, &tiny_reads(threads)).unwrap();
+                let position =
+                    Position::read(input, format, &options, &tiny_reads(threads)).unwrap();
                 let case = format!("{format}, {count} heaps, {threads} threads");
                 check_position(&position, &heaps, &sum, &case);
             }
@@ -106,18 +107,31 @@ fn check_position(position: &Position<'_>, heaps: &[Vec<u64>], sum: &[u64], case
     assert_eq!(position.heaps(), heaps.len() as u64, "{case}");
     assert_eq!(position.nim_sum.limbs(), trimmed(sum), "{case}");
     let ones = heaps.iter().filter(|h| trimmed(h) == [1]).count() as u64;
-    let big = heaps.iter().filter(|h| crate::nimsum::bit_length(h) >= 2).count() as u64;
-    assert_eq!((position.counts.ones, position.counts.big), (ones, big), "{case}");
+    let big = heaps
+        .iter()
+        .filter(|h| crate::nimsum::bit_length(h) >= 2)
+        .count() as u64;
+    assert_eq!(
+        (position.counts.ones, position.counts.big),
+        (ones, big),
+        "{case}"
+    );
     for (i, heap) in heaps.iter().enumerate() {
         let value = position.file.heap(i as u64).unwrap();
-        assert_eq!(HeapRef::File(value).to_limbs(), trimmed(heap), "{case}: heap {i}");
+        assert_eq!(
+            HeapRef::File(value).to_limbs(),
+            trimmed(heap),
+            "{case}: heap {i}"
+        );
     }
     let fits = heaps.iter().all(|h| crate::nimsum::bit_length(h) <= 64);
     match &position.holders {
         Some(Holders::Words { counts, .. }) => {
             assert!(fits, "{case}");
             for bit in 0..64 {
-                let holders = heaps.iter().filter(|h| h.first().is_some_and(|w| w >> bit & 1 == 1));
+                let holders = heaps
+                    .iter()
+                    .filter(|h| h.first().is_some_and(|w| w >> bit & 1 == 1));
                 assert_eq!(counts.0[bit], holders.count() as u64, "{case}: bit {bit}");
             }
             check_blocks(position, heaps.len() as u64, case);
@@ -136,7 +150,10 @@ fn check_blocks(position: &Position<'_>, heaps: u64, case: &str) {
     while next < heaps {
         let range = index.block_heaps(block);
         assert_eq!(range.start, next, "{case}: block {block}");
-        assert!(!range.is_empty() && range.end <= heaps, "{case}: block {block}");
+        assert!(
+            !range.is_empty() && range.end <= heaps,
+            "{case}: block {block}"
+        );
         for heap in range.clone() {
             assert_eq!(index.block_of(heap), block, "{case}: heap {heap}");
         }

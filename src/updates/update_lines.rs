@@ -87,13 +87,25 @@ pub(super) fn parse(line: &[u8], heaps: u64, file: &str) -> Result<Option<Update
     }
     let index_end = skip(line, start, |b| b.is_ascii_digit());
     if index_end == start {
-        return Err(LineError::unexpected(line, start, "a heap index (decimal digits)"));
+        return Err(LineError::unexpected(
+            line,
+            start,
+            "a heap index (decimal digits)",
+        ));
     }
     if index_end == line.len() {
-        return Err(LineError::unexpected(line, index_end, "a space, then the heap's new value"));
+        return Err(LineError::unexpected(
+            line,
+            index_end,
+            "a space, then the heap's new value",
+        ));
     }
     if !is_blank(line[index_end]) {
-        return Err(LineError::unexpected(line, index_end, "a decimal digit or a space"));
+        return Err(LineError::unexpected(
+            line,
+            index_end,
+            "a decimal digit or a space",
+        ));
     }
     let heap = small_decimal(&line[start..index_end]).filter(|&heap| heap < heaps);
     let Some(heap) = heap else {
@@ -106,7 +118,11 @@ pub(super) fn parse(line: &[u8], heaps: u64, file: &str) -> Result<Option<Update
     let value = parse_value(line, value_start..value_end)?;
     let end = skip(line, value_end, is_blank);
     if end < line.len() {
-        return Err(LineError::unexpected(line, end, "the end of the line after the value"));
+        return Err(LineError::unexpected(
+            line,
+            end,
+            "the end of the line after the value",
+        ));
     }
     Ok(Some(Update { heap, value }))
 }
@@ -291,12 +307,18 @@ mod tests {
         assert_eq!(update("\t07  0x1F \t"), set(7, NewValue::Word(31)));
         assert_eq!(update("0 0b101"), set(0, NewValue::Word(5)));
         assert_eq!(update("0 0X0"), set(0, NewValue::Word(0)));
-        assert_eq!(update("99 18446744073709551615"), set(99, NewValue::Word(u64::MAX)));
+        assert_eq!(
+            update("99 18446744073709551615"),
+            set(99, NewValue::Word(u64::MAX))
+        );
         let two_to_64 = set(1, NewValue::Limbs(vec![0, 1]));
         assert_eq!(update("1 18446744073709551616"), two_to_64);
         assert_eq!(update("1 0x10000000000000000"), two_to_64);
         assert_eq!(update(&format!("1 0b1{}", "0".repeat(64))), two_to_64);
-        assert_eq!(update(&format!("1 {}18446744073709551616", "0".repeat(30))), two_to_64);
+        assert_eq!(
+            update(&format!("1 {}18446744073709551616", "0".repeat(30))),
+            two_to_64
+        );
     }
 
     #[test]
@@ -322,9 +344,14 @@ mod tests {
         let error = update("3 0xfg").unwrap_err();
         assert_eq!(error.message, "expected a hex digit, found 'g' (0x67)");
         let error = update(" 100 5").unwrap_err();
-        assert_eq!((error.at, error.message.as_str()), (1, "heap 100 is out of range: f has 100 heaps (0 to 99)"));
+        assert_eq!(
+            (error.at, error.message.as_str()),
+            (1, "heap 100 is out of range: f has 100 heaps (0 to 99)")
+        );
         let huge = update("99999999999999999999999 5").unwrap_err();
-        assert!(huge.message.starts_with("heap 99999999999999999999999 is out of range"));
+        assert!(huge
+            .message
+            .starts_with("heap 99999999999999999999999 is out of range"));
     }
 
     #[test]
@@ -335,7 +362,13 @@ mod tests {
             let mut reader = UpdateReader::new(&mut stream, "s");
             let mut waits = 0;
             let mut seen = Vec::new();
-            while let Some(line) = reader.next_line(&mut || Ok(waits += 1)).unwrap() {
+            while let Some(line) = reader
+                .next_line(&mut || {
+                    waits += 1;
+                    Ok(())
+                })
+                .unwrap()
+            {
                 seen.push((line.bytes.to_vec(), line.offset, line.line));
             }
             let expected: Vec<(Vec<u8>, u64, u64)> = vec![

@@ -3,19 +3,24 @@
 //! of the OR tree, or all of them), and the line a heap starts on.
 //!
 //! FILE is read in place, from its memory map (or the bytes in memory),
-//! never written. A heap is reached from the sample before it with the
-//! format's own scanner, so every byte is checked again as it is read:
-//! bytes that no longer parse mean the file changed, and that is an
-//! error, never a wrong answer.
+//! never written. A heap is reached from the sample before it: the tokens
+//! of `bits`, `hex` and `dec` on the way are only delimited
+//! (`token_starts.rs`), the heaps of `unary` and `nimb` scanned; the heap
+//! itself is read by the format's scanner, which checks its bytes again.
+//! Bytes that no longer parse mean the file changed, an error; a change
+//! that still parses shows in FILE's size and modification time, checked
+//! when the session ends.
 //!
-//! **Resident memory.** Updates touch pages all over the map, and each
-//! touched page stays resident until released; left alone, a session of
-//! many updates would end with the whole file resident. The session
-//! counts the bytes its reads of single heaps touch (with the kernel's
-//! read-around) and releases the map's pages once they reach
-//! [`RESIDENT_BYTES`] (one `madvise` over the map, cheap when few pages
-//! are resident). A scan of many heaps releases the pages behind it as it
-//! goes, long heaps step by step.
+//! **Resident memory.** The pages an update reads stay mapped: a stream
+//! of updates to random heaps of a file of short heaps ends with the pages
+//! it touched resident, up to the whole file (clean pages of the page
+//! cache, which the kernel takes back when it needs them). Releasing them
+//! as the session goes would cost a page fault at nearly every update of
+//! such a stream (measured: a fault per update doubled its cost). A heap
+//! of at least [`RELEASE_AFTER_USE_BYTES`] is different: its pages are
+//! released while it is checked and once the update has used it
+//! ([`FileHeaps::release`]), so a file of long heaps keeps a resident size
+//! of a few heaps. Scans release the pages behind them as they go.
 //!
 //! **Lines.** The line of a heap of `bits`, `hex` or `dec` is found by
 //! counting LFs, from a checkpoint: the line of every 16th sample (every
@@ -26,22 +31,18 @@
 //! its index + 1; raw arrays and `nimb` have no lines.
 
 use super::index::{HeapIndex, Start};
+use super::token_starts::token_start;
 use crate::error::Error;
 use crate::input::file_changes;
 use crate::input::lines::Lines;
 use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use crate::input::source::{Input, RandomAccess};
 use crate::input::{Format, HeapScanner, HeapValue, Scanner};
-use std::cell::Cell;
 use std::ops::{ControlFlow, Range};
 
-/// The map's pages are released once the reads of single heaps have
-/// touched this many bytes.
-pub(super) const RESIDENT_BYTES: u64 = 32 << 20;
-
-/// The bytes a read of a page may bring in around it (the kernel maps up
-/// to 16 pages around a fault).
-const READ_AROUND_BYTES: u64 = 64 << 10;
+/// A heap read from FILE of at least this many bytes has its pages
+/// released once used.
+pub(super) const RELEASE_AFTER_USE_BYTES: usize = 256 << 10;
 
 /// Samples per line checkpoint.
 const SAMPLES_PER_LINE_CHECKPOINT: usize = 16;
@@ -57,8 +58,6 @@ pub(super) struct FileHeaps<'a> {
     counted: Lines,
     /// The last heap whose line was asked for, and its line.
     last_line: Option<(u64, u64)>,
-    /// Bytes touched since the map's pages were last released.
-    touched: Cell<u64>,
 }
 
 impl<'a> FileHeaps<'a> {
@@ -82,7 +81,6 @@ impl<'a> FileHeaps<'a> {
             line_checkpoints: Vec::new(),
             counted: Lines::default(),
             last_line: None,
-            touched: Cell::new(0),
         })
     }
 
@@ -111,22 +109,38 @@ impl<'a> FileHeaps<'a> {
         self.input.check_unchanged()
     }
 
-    /// Counts `bytes` more touched by a read of one heap, releasing the
-    /// map's pages once they reach [`RESIDENT_BYTES`].
-    fn touch(&self, bytes: u64) {
-        let touched = self.touched.get() + bytes + READ_AROUND_BYTES;
-        if touched < RESIDENT_BYTES {
-            self.touched.set(touched);
-            return;
+    /// Releases the pages of `value`, a heap read from FILE, once used,
+    /// when it is long (see the module documentation).
+    pub(super) fn release(&self, value: &HeapValue<'_>) {
+        let bytes = value.limb_bytes(0..u64::MAX);
+        if bytes.len() >= RELEASE_AFTER_USE_BYTES {
+            mapped(&self.input).1.release(bytes);
         }
-        self.touched.set(0);
-        let (data, pages) = mapped(&self.input);
-        pages.release(data);
+    }
+
+    /// Starts fetching the index entry of heap `heap`.
+    pub(super) fn prefetch_index(&self, heap: u64) {
+        if let Some(entry) = self.index.entry_of(heap) {
+            prefetch(std::slice::from_ref(entry));
+        }
+    }
+
+    /// Starts fetching the bytes heap `heap` is read from: from its
+    /// sample, the bytes a read of up to 16 short heaps takes.
+    pub(super) fn prefetch_heap(&self, heap: u64) {
+        let (data, _) = mapped(&self.input);
+        let (offset, span) = match self.index.start_of(heap) {
+            Start::Raw(offset) => (offset, 1),
+            Start::Sample { offset, skip, .. } => (offset, (skip + 1) * 24),
+        };
+        let start = (offset as usize).min(data.len());
+        let end = (start + span as usize).min(data.len());
+        prefetch(&data[start..end]);
     }
 
     /// The value of heap `heap` (< the heap count).
     pub(super) fn heap(&self, heap: u64) -> Result<HeapValue<'_>, Error> {
-        let (data, _) = mapped(&self.input);
+        let (data, pages) = mapped(&self.input);
         let (offset, skip) = match self.index.start_of(heap) {
             Start::Raw(offset) => {
                 let mut found = None;
@@ -134,18 +148,26 @@ impl<'a> FileHeaps<'a> {
                     found = Some(value.clone());
                     ControlFlow::Break(())
                 })?;
-                self.touch(0);
                 return found.ok_or_else(|| self.gone());
             }
             Start::Sample { offset, skip, .. } => (offset, skip),
         };
-        let mut scanner = Scanner::new(self.format, &data[offset as usize..], offset);
+        let (scanner, skip) = match self.format {
+            Format::Bits | Format::Hex | Format::Dec => {
+                let after = &data[offset as usize..];
+                let start = offset + token_start(after, skip).ok_or_else(|| self.gone())? as u64;
+                (Scanner::new(self.format, &data[start as usize..], start), 0)
+            }
+            _ => (
+                Scanner::new(self.format, &data[offset as usize..], offset),
+                skip,
+            ),
+        };
+        let mut scanner = scanner.releasing(pages);
         for _ in 0..skip {
             self.next(&mut scanner)?;
         }
-        let found = self.next(&mut scanner)?;
-        self.touch(scanner.consumed() as u64);
-        Ok(found.value)
+        Ok(self.next(&mut scanner)?.value)
     }
 
     /// Hands `take` the heaps `heaps` in order (index, value, offset),
@@ -278,4 +300,22 @@ fn mapped<'i>(input: &'i Input<'_>) -> (&'i [u8], PageReleaser<'i>) {
         },
         None => (&[], PageReleaser::NONE),
     }
+}
+
+/// Asks the CPU to bring the cache lines of `bytes` (at most four) in,
+/// without waiting for them.
+pub(super) fn prefetch<T>(items: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let start = items.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(items);
+        for line in (start & !63..end).step_by(64).take(4) {
+            // SAFETY: a prefetch is a hint that never faults, whatever the
+            // address, and SSE (which has it) is part of every x86-64 CPU.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = items;
 }

@@ -1,13 +1,5 @@
-//! The values an update session holds: the heaps the updates have set
-//! (FILE is never written, so they are kept here), a heap's value wherever
-//! it comes from, and the nim-sum kept whole as limbs.
-//!
-//! An updated heap of at most 64 bits is kept as one word in the map's
-//! entry (32 bytes with its key); a longer one as its limbs, boxed. The
-//! map hashes heap indices with one multiplication folded on itself: a
-//! heap index is not chosen by an adversary who could profit from
-//! collisions (the updates come from the user), and SipHash would cost as
-//! much as the rest of an update of a 64-bit heap.
+//! The values an update session holds: a heap's value wherever it comes
+//! from (an update, or FILE), and the nim-sum, kept whole as limbs.
 //!
 //! The nim-sum changes by `old ⊕ new` at each update: O(w) word
 //! operations for w the limbs of the two values, trimming its top only
@@ -15,62 +7,6 @@
 //! under a nim-sum of a million bits.
 
 use crate::input::HeapValue;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A heap value set by an update.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Stored {
-    /// At most 64 bits.
-    Word(u64),
-    /// More than 64 bits: little-endian limbs, the top one non-zero.
-    Limbs(Box<[u64]>),
-}
-
-impl Stored {
-    /// The value of little-endian `limbs` (high zero limbs allowed).
-    pub(super) fn of_limbs(limbs: &[u64]) -> Stored {
-        let used = limbs.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1);
-        match used {
-            0 | 1 => Stored::Word(limbs.first().copied().unwrap_or(0)),
-            _ => Stored::Limbs(limbs[..used].into()),
-        }
-    }
-
-    /// The value, to read.
-    pub(super) fn as_ref(&self) -> HeapRef<'_> {
-        match self {
-            Stored::Word(w) => HeapRef::Word(*w),
-            Stored::Limbs(limbs) => HeapRef::Limbs(limbs),
-        }
-    }
-}
-
-/// Hashes a heap index: one 128-bit multiplication by an odd constant,
-/// its halves XORed, so that every bit of the index reaches the low bits
-/// (the bucket) and the high bits (the control byte) alike.
-#[derive(Clone, Copy, Default)]
-pub(super) struct IndexHasher(u64);
-
-impl Hasher for IndexHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(self.0.rotate_left(8) ^ u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, index: u64) {
-        let product = u128::from(index) * 0x9e37_79b9_7f4a_7c15;
-        self.0 = (product as u64) ^ ((product >> 64) as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// The heaps the updates have set, by index.
-pub(super) type Updated = HashMap<u64, Stored, BuildHasherDefault<IndexHasher>>;
 
 /// A heap's value: set by an update, or read from FILE (borrowing it).
 #[derive(Clone, Debug)]
@@ -97,7 +33,7 @@ impl HeapRef<'_> {
     pub(super) fn low(&self) -> u64 {
         match self {
             HeapRef::Word(w) => *w,
-            HeapRef::Limbs(limbs) => limbs[0],
+            HeapRef::Limbs(limbs) => limbs.first().copied().unwrap_or(0),
             HeapRef::File(value) => value.limb(0),
         }
     }
@@ -233,29 +169,11 @@ mod tests {
     }
 
     #[test]
-    fn stored_values_drop_high_zero_limbs() {
-        assert_eq!(Stored::of_limbs(&[]), Stored::Word(0));
-        assert_eq!(Stored::of_limbs(&[5, 0, 0]), Stored::Word(5));
-        assert_eq!(
-            Stored::of_limbs(&[5, 1, 0]),
-            Stored::Limbs(vec![5, 1].into())
-        );
+    fn values_read_alike_wherever_they_come_from() {
         let file = HeapRef::File(HeapValue::Binary(b"1101"));
         assert_eq!((file.bit_length(), file.low(), file.bit(2)), (4, 13, true));
         assert_eq!(HeapRef::Limbs(&[0, 2]).to_limbs(), [0, 2]);
         assert!(HeapRef::Limbs(&[0, 2]).bit(65));
         assert!(!HeapRef::Word(1).bit(64));
-    }
-
-    #[test]
-    fn indices_hash_to_distinct_buckets() {
-        let hash = |i: u64| {
-            let mut hasher = IndexHasher::default();
-            hasher.write_u64(i);
-            hasher.finish()
-        };
-        let low_bits: std::collections::HashSet<u64> =
-            (0..1024).map(|i| hash(i << 10) & 1023).collect();
-        assert!(low_bits.len() > 512, "{}", low_bits.len());
     }
 }

@@ -104,6 +104,17 @@ impl HeapIndex {
         }
     }
 
+    /// The index entry that leads to `heap`, if it has one (a raw
+    /// array's heaps have none).
+    pub(super) fn entry_of(&self, heap: u64) -> Option<&u64> {
+        if self.raw_width.is_some() {
+            return None;
+        }
+        let (_, segment) = self.segment_of(heap);
+        let sample = segment.first_sample + ((heap - segment.first_heap) / SAMPLE_EVERY) as usize;
+        self.samples.get(sample)
+    }
+
     /// The offset of sample `sample`.
     pub(super) fn sample_offset(&self, sample: usize) -> u64 {
         self.samples[sample]

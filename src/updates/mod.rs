@@ -46,7 +46,9 @@ mod serve;
 mod status;
 #[cfg(test)]
 mod tests;
+mod token_starts;
 mod update_lines;
+mod updated;
 
 pub use serve::{serve, Style};
 pub use status::{Status, UpdateMove};
@@ -58,13 +60,14 @@ use crate::input::driver::{self, Reads};
 use crate::input::source::Input;
 use crate::input::{format_of, Format};
 use file_heaps::FileHeaps;
-use held::{HeapRef, NimSum, Stored, Updated};
+use held::{HeapRef, NimSum};
 use holders::OrTree;
 use index::IndexFold;
 use moves::Holders;
-use status::value_of;
+use status::{value_of, Summary};
 use std::collections::BTreeSet;
 use std::path::Path;
+use updated::Updated;
 
 /// How to follow updates: the options of `nimstream updates`.
 #[derive(Clone, Debug)]
@@ -246,21 +249,23 @@ impl<'a> Position<'a> {
             let message = out_of_range_text(&heap.to_string(), self.heaps, self.name());
             return Err(Error::Usage(message));
         }
-        let new = Stored::of_limbs(limbs);
-        let old = match self.updated.get(&heap) {
-            Some(stored) => stored.as_ref(),
+        let old = match self.updated.get(heap) {
+            Some(value) => value,
             None => HeapRef::File(self.file.heap(heap)?),
         };
-        let new_ref = new.as_ref();
-        self.nim_sum.replace(&old, &new_ref);
+        let new = HeapRef::Limbs(limbs);
+        self.nim_sum.replace(&old, &new);
         let ((old_ones, old_big), (new_ones, new_big)) =
-            (class(old.bit_length()), class(new_ref.bit_length()));
+            (class(old.bit_length()), class(new.bit_length()));
         self.counts.ones = self.counts.ones + new_ones - old_ones;
         self.counts.big = self.counts.big + new_big - old_big;
         if let Some(holders) = &mut self.holders {
-            holders.replace(heap, self.file.index(), &old, &new_ref);
+            holders.replace(heap, self.file.index(), &old, &new);
         }
-        self.updated.insert(heap, new);
+        if let HeapRef::File(value) = &old {
+            self.file.release(value);
+        }
+        self.updated.set(heap, limbs);
         self.updates += 1;
         self.last_heap = Some(heap);
         Ok(())
@@ -295,6 +300,35 @@ impl<'a> Position<'a> {
             nim_sum: value_of(self.nim_sum.limbs(), self.inline_bits),
             winning_moves,
             winning_move,
+        })
+    }
+
+    /// Starts fetching the index entry through which heap `heap` is read
+    /// (a hint: nothing changes).
+    fn prefetch_index(&self, heap: u64) {
+        if heap < self.heaps {
+            self.file.prefetch_index(heap);
+            self.updated.prefetch(heap);
+        }
+    }
+
+    /// Starts fetching FILE's bytes where heap `heap` is read from, once
+    /// its index entry is at hand (a hint: nothing changes).
+    fn prefetch_heap(&self, heap: u64) {
+        if heap < self.heaps {
+            self.file.prefetch_heap(heap);
+        }
+    }
+
+    /// The position now without the move, borrowing the nim-sum; `None`
+    /// with `moves`, whose lines need the move.
+    fn summary(&self) -> Option<Summary<'_>> {
+        self.holders.is_none().then(|| Summary {
+            update: self.updates,
+            heap: self.last_heap,
+            winner: rules::winner(self.rule, self.counts, self.nim_sum.is_nonzero()),
+            nim_sum: self.nim_sum.limbs(),
+            inline_bits: self.inline_bits,
         })
     }
 

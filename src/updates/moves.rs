@@ -18,9 +18,10 @@
 //!   read of FILE per update. The winner and the nim-sum stay O(w).
 
 use super::file_heaps::FileHeaps;
-use super::held::{HeapRef, NimSum, Stored, Updated};
+use super::held::{HeapRef, NimSum};
 use super::holders::{BitCounts, OrTree};
 use super::index::HeapIndex;
+use super::updated::Updated;
 use crate::analysis::rules::{move_plan, winning_moves, Counts, MovePlan};
 use crate::analysis::Rule;
 use crate::error::Error;
@@ -165,14 +166,14 @@ type Found = (u64, Vec<u64>, Option<u64>);
 
 /// An updated heap, found.
 fn updated_heap(updated: &Updated, heap: u64) -> Found {
-    let value = updated.get(&heap).expect("an updated heap is in the map");
-    (heap, value.as_ref().to_limbs(), None)
+    let value = updated.get(heap).expect("an updated heap is in the table");
+    (heap, value.to_limbs(), None)
 }
 
 /// The heap's value: updated, or as FILE has it.
 fn current<'a>(updated: &'a Updated, heap: u64, in_file: &HeapValue<'a>) -> HeapRef<'a> {
-    match updated.get(&heap) {
-        Some(stored) => stored.as_ref(),
+    match updated.get(heap) {
+        Some(value) => value,
         None => HeapRef::File(in_file.clone()),
     }
 }
@@ -190,9 +191,8 @@ fn first_in_tree(
         let mut exact = 0;
         let mut found = None;
         file.scan(file.index().block_heaps(block), |heap, in_file, offset| {
-            let low = match updated.get(&heap) {
-                Some(Stored::Word(word)) => *word,
-                Some(Stored::Limbs(limbs)) => limbs[0],
+            let low = match updated.get(heap) {
+                Some(value) => value.low(),
                 None => in_file.limb(0),
             };
             exact |= low;
@@ -200,7 +200,7 @@ fn first_in_tree(
                 return ControlFlow::Continue(());
             }
             let value = current(updated, heap, in_file);
-            let offset = (!updated.contains_key(&heap)).then_some(offset);
+            let offset = (!updated.contains(heap)).then_some(offset);
             found = Some((heap, value.to_limbs(), offset));
             ControlFlow::Break(())
         })?;
@@ -220,7 +220,7 @@ fn among_long(
 ) -> (u64, Option<Found>) {
     let mut holders = long_updated
         .iter()
-        .filter(|&&heap| wanted.holds(&updated[&heap].as_ref()));
+        .filter(|&&heap| updated.get(heap).is_some_and(|value| wanted.holds(&value)));
     let first = holders.next().map(|&heap| updated_heap(updated, heap));
     (u64::from(first.is_some()) + holders.count() as u64, first)
 }
@@ -239,7 +239,7 @@ fn search(
         if wanted.holds(&value) {
             holders += 1;
             if first.is_none() {
-                let offset = (!updated.contains_key(&heap)).then_some(offset);
+                let offset = (!updated.contains(heap)).then_some(offset);
                 first = Some((heap, value.to_limbs(), offset));
             }
             if !counting {

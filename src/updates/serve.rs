@@ -18,11 +18,15 @@
 //! after the answers to the lines before it have been written out.
 
 use super::render;
-use super::update_lines::{parse, LineError, UpdateLine, UpdateReader};
-use super::{Position, Status};
+use super::update_lines::{parse, LineError, Update, UpdateLine, UpdateReader};
+use super::Position;
 use crate::error::Error;
 use crate::input::source::STDIN_NAME;
+use std::collections::VecDeque;
 use std::io::{Read, Write};
+
+/// Updates parsed ahead of the one being applied.
+const LOOKAHEAD: usize = 16;
 
 /// The output buffer is written out once it holds this many bytes.
 const OUTPUT_BYTES: usize = 64 << 10;
@@ -68,7 +72,7 @@ pub fn serve(
         style,
     };
     let applied = output
-        .write(&position.status()?)
+        .position(position)
         .and_then(|()| apply_all(position, &mut UpdateReader::new(updates, name), &mut output));
     let flushed = output.flush();
     applied.and(flushed)?;
@@ -76,21 +80,56 @@ pub fn serve(
 }
 
 /// Applies every update of `reader` and writes the status after each.
+///
+/// The updates already in the reader's buffer are parsed up to
+/// [`LOOKAHEAD`] ahead, so that the memory each will touch (its sample
+/// in the index, then FILE's bytes there) is being fetched while the
+/// ones before it are applied: a stream of updates to random heaps of a
+/// large file otherwise waits on a cache miss or two per update. A bad
+/// line met ahead stops the reading; it is reported once the updates
+/// before it are answered.
 fn apply_all(
     position: &mut Position<'_>,
     reader: &mut UpdateReader<'_>,
     output: &mut Output<'_>,
 ) -> Result<(), Error> {
     let name = reader.name();
-    while let Some(line) = reader.next_line(&mut || output.flush())? {
-        let update = parse(line.bytes, position.heaps(), position.name())
-            .map_err(|error| located(name, &line, error))?;
-        if let Some(update) = update {
-            position.set(update.heap, update.value.limbs())?;
-            output.write(&position.status()?)?;
+    let mut ahead: VecDeque<Update> = VecDeque::with_capacity(LOOKAHEAD);
+    let mut bad_line = None;
+    loop {
+        while bad_line.is_none() && ahead.len() < LOOKAHEAD {
+            let Some(line) = reader.buffered_line() else {
+                break;
+            };
+            match parse(line.bytes, position.heaps(), position.name()) {
+                Ok(Some(update)) => {
+                    position.prefetch_index(update.heap);
+                    ahead.push_back(update);
+                }
+                Ok(None) => {}
+                Err(error) => bad_line = Some(located(name, &line, error)),
+            }
         }
+        let update = match ahead.pop_front() {
+            Some(update) => update,
+            None => match bad_line {
+                Some(error) => return Err(error),
+                None => match reader.next_line(&mut || output.flush())? {
+                    None => return Ok(()),
+                    Some(line) => match parse(line.bytes, position.heaps(), position.name()) {
+                        Ok(Some(update)) => update,
+                        Ok(None) => continue,
+                        Err(error) => return Err(located(name, &line, error)),
+                    },
+                },
+            },
+        };
+        if let Some(later) = ahead.get(LOOKAHEAD / 2) {
+            position.prefetch_heap(later.heap);
+        }
+        position.set(update.heap, update.value.limbs())?;
+        output.position(position)?;
     }
-    Ok(())
 }
 
 /// The input error for a bad line of the stream `name`.
@@ -113,20 +152,20 @@ struct Output<'o> {
 }
 
 impl Output<'_> {
-    /// Renders `status` into the buffer.
-    fn write(&mut self, status: &Status) -> Result<(), Error> {
-        match self.style {
-            Style::Human => {
-                self.line.clear();
-                render::write_human(status, &mut self.line);
-                self.buffer.extend_from_slice(self.line.as_bytes());
-            }
-            Style::Json => {
-                serde_json::to_writer(&mut self.buffer, status)
+    /// Renders the line of `position` into the buffer.
+    fn position(&mut self, position: &mut Position<'_>) -> Result<(), Error> {
+        self.line.clear();
+        match (self.style, position.summary()) {
+            (Style::Human, Some(summary)) => render::write_summary(&summary, &mut self.line),
+            (Style::Human, None) => render::write_human(&position.status()?, &mut self.line),
+            (Style::Json, _) => {
+                let status = position.status()?;
+                serde_json::to_writer(&mut self.buffer, &status)
                     .expect("a status always serialises");
                 self.buffer.push(b'\n');
             }
         }
+        self.buffer.extend_from_slice(self.line.as_bytes());
         if self.buffer.len() >= OUTPUT_BYTES {
             self.write_out()?;
         }

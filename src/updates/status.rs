@@ -8,6 +8,7 @@ use super::moves::{Chosen, Target};
 use crate::analysis::Player;
 use crate::report::Value;
 use serde::Serialize;
+use std::fmt::Write;
 
 /// The position after an update: one line of `updates --json`.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -44,6 +45,21 @@ pub struct UpdateMove {
     pub to: Value,
     /// The number of tokens taken.
     pub remove: Value,
+}
+
+/// What a line without `--moves` shows, the nim-sum borrowed from the
+/// position (see [`super::render::write_summary`]).
+pub(super) struct Summary<'p> {
+    /// How many updates were applied.
+    pub update: u64,
+    /// The heap the last update set.
+    pub heap: Option<u64>,
+    /// Who wins.
+    pub winner: Player,
+    /// The nim-sum's limbs, the top one non-zero.
+    pub nim_sum: &'p [u64],
+    /// Values up to this many bits are written out.
+    pub inline_bits: u64,
 }
 
 impl UpdateMove {
@@ -104,14 +120,20 @@ pub(super) fn value_of(limbs: &[u64], inline_bits: u64) -> Value {
     }
     let (hex, dec) = match &limbs[..bit_length.div_ceil(64) as usize] {
         [] => ("0".to_string(), "0".to_string()),
-        [word] => (format!("{word:x}"), word.to_string()),
+        [word] => {
+            // Sized up front: a string grown while it is formatted costs
+            // as much as the rest of an update.
+            let (mut hex, mut dec) = (String::with_capacity(16), String::with_capacity(20));
+            let _ = (write!(hex, "{word:x}"), write!(dec, "{word}"));
+            (hex, dec)
+        }
         long => {
             let mut hex = String::with_capacity(16 * long.len());
             for (i, limb) in long.iter().rev().enumerate() {
-                match i {
-                    0 => hex.push_str(&format!("{limb:x}")),
-                    _ => hex.push_str(&format!("{limb:016x}")),
-                }
+                let _ = match i {
+                    0 => write!(hex, "{limb:x}"),
+                    _ => write!(hex, "{limb:016x}"),
+                };
             }
             let bytes: Vec<u8> = long.iter().flat_map(|l| l.to_le_bytes()).collect();
             (hex, num_bigint::BigUint::from_bytes_le(&bytes).to_string())

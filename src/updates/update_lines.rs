@@ -239,30 +239,48 @@ impl<'r> UpdateReader<'r> {
         before_wait: &mut dyn FnMut() -> Result<(), Error>,
     ) -> Result<Option<UpdateLine<'_>>, Error> {
         let (from, len) = loop {
-            let unread = &self.buffer[self.start..self.end];
-            if let Some(lf) = memchr::memchr(b'\n', unread) {
-                break (self.start, lf);
+            if let Some(found) = self.whole_line() {
+                break found;
             }
             if self.at_end {
-                if unread.is_empty() {
-                    return Ok(None);
-                }
-                break (self.start, unread.len());
+                return Ok(None);
             }
             before_wait()?;
             self.refill()?;
         };
+        Ok(Some(self.hand_out(from, len)))
+    }
+
+    /// The next line if the buffer holds it whole, without reading.
+    pub(super) fn buffered_line(&mut self) -> Option<UpdateLine<'_>> {
+        let (from, len) = self.whole_line()?;
+        Some(self.hand_out(from, len))
+    }
+
+    /// Where the next whole line lies in the buffer (the last line of the
+    /// stream counts once the stream has ended).
+    fn whole_line(&self) -> Option<(usize, usize)> {
+        let unread = &self.buffer[self.start..self.end];
+        match memchr::memchr(b'\n', unread) {
+            Some(lf) => Some((self.start, lf)),
+            None if self.at_end && !unread.is_empty() => Some((self.start, unread.len())),
+            None => None,
+        }
+    }
+
+    /// Hands out the line of `len` bytes at `from`, and moves past it.
+    fn hand_out(&mut self, from: usize, len: usize) -> UpdateLine<'_> {
         self.start = (from + len + 1).min(self.end);
         let mut bytes = &self.buffer[from..from + len];
         if let [rest @ .., b'\r'] = bytes {
             bytes = rest;
         }
         self.line += 1;
-        Ok(Some(UpdateLine {
+        UpdateLine {
             bytes,
             offset: self.base + from as u64,
             line: self.line - 1,
-        }))
+        }
     }
 
     /// Reads more of the stream after the unread bytes, growing the

@@ -17,10 +17,11 @@
 //! cache, which the kernel takes back when it needs them). Releasing them
 //! as the session goes would cost a page fault at nearly every update of
 //! such a stream (measured: a fault per update doubled its cost). A heap
-//! of at least [`RELEASE_AFTER_USE_BYTES`] is different: its pages are
-//! released while it is checked and once the update has used it
-//! ([`FileHeaps::release`]), so a file of long heaps keeps a resident size
-//! of a few heaps. Scans release the pages behind them as they go.
+//! of at least [`RELEASE_AFTER_USE_BYTES`] is different: its pages, and
+//! those of the heaps skipped to reach it, are released once the update
+//! has used it ([`FileHeaps::release`]), so a file of long heaps keeps a
+//! resident size of a few heaps. Scans release the pages behind them as
+//! they go.
 //!
 //! **Lines.** The line of a heap of `bits`, `hex` or `dec` is found by
 //! counting LFs, from a checkpoint: the line of every 16th sample (every
@@ -42,7 +43,7 @@ use std::ops::{ControlFlow, Range};
 
 /// A heap read from FILE of at least this many bytes has its pages
 /// released once used.
-pub(super) const RELEASE_AFTER_USE_BYTES: usize = 256 << 10;
+pub(super) const RELEASE_AFTER_USE_BYTES: usize = 64 << 10;
 
 /// Samples per line checkpoint.
 const SAMPLES_PER_LINE_CHECKPOINT: usize = 16;
@@ -155,7 +156,11 @@ impl<'a> FileHeaps<'a> {
         let (scanner, skip) = match self.format {
             Format::Bits | Format::Hex | Format::Dec => {
                 let after = &data[offset as usize..];
-                let start = offset + token_start(after, skip).ok_or_else(|| self.gone())? as u64;
+                let skipped = token_start(after, skip).ok_or_else(|| self.gone())?;
+                if skipped >= RELEASE_AFTER_USE_BYTES {
+                    pages.release(&after[..skipped]);
+                }
+                let start = offset + skipped as u64;
                 (Scanner::new(self.format, &data[start as usize..], start), 0)
             }
             _ => (

@@ -32,33 +32,53 @@ pub(super) fn token_start(bytes: &[u8], tokens: u64) -> Option<usize> {
         return Some(0);
     }
     let mut left = tokens;
-    // Whether the byte before the current word belongs to a token.
+    // Whether the byte before `at` belongs to a token.
     let mut in_token = true;
-    let mut chunks = bytes.chunks_exact(8);
-    for (k, chunk) in chunks.by_ref().enumerate() {
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         let token = token_bytes(word);
         let starts = token & !((token << 1) | u64::from(in_token));
         let found = u64::from(starts.count_ones());
         if found >= left {
-            return Some(8 * k + nth_bit(starts, left - 1));
+            return Some(at + nth_bit(starts, left - 1));
         }
         left -= found;
         in_token = token & 0x80 != 0;
+        at += 8;
+        if token == 0xff {
+            // Eight bytes of one token: it may be long (a `bits` token of a
+            // million digits); skip the blocks it fills in vector steps.
+            at = past_token_blocks(bytes, at);
+        }
     }
-    let tail = chunks.remainder();
-    let base = bytes.len() - tail.len();
-    for (i, &byte) in tail.iter().enumerate() {
+    for (i, &byte) in bytes[at..].iter().enumerate() {
         let token = byte > b' ';
         if token && !in_token {
             left -= 1;
             if left == 0 {
-                return Some(base + i);
+                return Some(at + i);
             }
         }
         in_token = token;
     }
     None
+}
+
+/// Bytes per block that [`past_token_blocks`] checks at once.
+const BLOCK: usize = 64;
+
+/// The start of the first block of [`BLOCK`] bytes from `at` that holds a
+/// separator or runs past the end of `bytes` (a branch-free test the
+/// compiler turns into vector compares).
+fn past_token_blocks(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(block) = bytes.get(at..at + BLOCK) {
+        if !block.iter().fold(true, |all, &b| all & (b > b' ')) {
+            break;
+        }
+        at += BLOCK;
+    }
+    at
 }
 
 /// The position of the `n`-th set bit (0-based) of `bits`.
@@ -97,7 +117,7 @@ mod tests {
         ];
         for _ in 0..500 {
             let mut bytes = b"7".to_vec();
-            while bytes.len() < rng.random_range(1..200) {
+            while bytes.len() < rng.random_range(1..1000) {
                 bytes.extend_from_slice(pieces[rng.random_range(0..pieces.len())]);
             }
             let expected = starts(&bytes);

@@ -16,6 +16,7 @@
 //! there, since the read may block until whoever drives the stream has
 //! seen the answers so far (see `serve.rs`).
 
+use crate::arch::token_end::{first_non_digit, Digits};
 use crate::error::{Error, ParseError};
 use crate::input::{Format, HeapScanner, HeapValue, Scanner};
 use std::io::{ErrorKind, Read};
@@ -114,7 +115,8 @@ pub(super) fn parse(line: &[u8], heaps: u64, file: &str) -> Result<Option<Update
         return Err(LineError { at: start, message });
     };
     let value_start = skip(line, index_end, is_blank);
-    let value_end = skip(line, value_start, |b| !is_blank(b));
+    let value_end = memchr::memchr2(b' ', b'\t', &line[value_start..])
+        .map_or(line.len(), |blank| value_start + blank);
     let value = parse_value(line, value_start..value_end)?;
     let end = skip(line, value_end, is_blank);
     if end < line.len() {
@@ -145,12 +147,12 @@ fn parse_value(line: &[u8], range: std::ops::Range<usize>) -> Result<NewValue, L
         [b'0', b'b' | b'B', ..] => (range.start + 2, 2),
         _ => (range.start, 10),
     };
-    let valid: fn(u8) -> bool = match radix {
-        16 => |b| b.is_ascii_hexdigit(),
-        2 => |b| b == b'0' || b == b'1',
-        _ => |b| b.is_ascii_digit(),
+    let class = match radix {
+        16 => Digits::Hex,
+        2 => Digits::Binary,
+        _ => Digits::Decimal,
     };
-    let bad = skip(line, digits_at, valid);
+    let bad = first_non_digit(&line[..range.end], digits_at, class);
     if bad == digits_at || bad < range.end {
         let expected = match radix {
             16 => "a hex digit",

@@ -279,3 +279,21 @@ fn each_answer_is_flushed_before_the_next_update_is_read() {
     assert!(child.wait().unwrap().success());
     reader.join().unwrap();
 }
+
+#[test]
+fn an_empty_file_has_no_heap_to_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.dec");
+    std::fs::write(&empty, b"").unwrap();
+    let name = empty.display().to_string();
+    let output = run(&["updates", &name, "--json", "--moves"], b"0 1\n");
+    assert_eq!(output.status.code(), Some(1));
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(
+        (&lines[0]["heap"], &lines[0]["winner"]),
+        (&serde_json::Value::Null, &serde_json::json!("second"))
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr, format!("error: <stdin>: offset 0 (line 1, column 1): heap 0 is out of range: {name} has no heaps\n"));
+}

@@ -27,8 +27,9 @@
 //! arrays), a thirty-second for the line checkpoints, and with `--moves`
 //! two sevenths for the tree ([`Position::index_bytes`]). Besides, the
 //! nim-sum is held whole (the longest heap's bits, over eight, in bytes)
-//! and every updated heap is kept: 32 bytes for one of at most 64 bits,
-//! its limbs for a longer one.
+//! and every updated heap is kept (`updated.rs`): a 16-byte slot of a
+//! table at most half full, so 32 to 64 bytes a heap, and the limbs of a
+//! value longer than 64 bits.
 //!
 //! **Limits.** FILE must be a regular file (or bytes in memory), which is
 //! mapped: standard input carries the updates. FILE must not change

@@ -15,11 +15,8 @@
 //! let options = UpdateOptions { moves: true, ..UpdateOptions::default() };
 //! let mut position = Position::from_bytes(b"3 4 5\n", Format::Dec, "example", &options)?;
 //! let line = render::human(&position.status()?);
-//! assert_eq!(
-//!     line,
-//!     "initial           winner first   nim-sum 2 = 0x2         \
-//!      1 winning move: take 2 from heap 0 (line 1): 3 → 1\n"
-//! );
+//! assert!(line.starts_with("initial           winner first   nim-sum 2 = 0x2 "));
+//! assert!(line.ends_with("  1 winning move: take 2 from heap 0 (line 1): 3 → 1\n"));
 //! # Ok::<(), nimstream::Error>(())
 //! ```
 

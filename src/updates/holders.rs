@@ -112,6 +112,13 @@ impl OrTree {
         Some(node)
     }
 
+    /// Starts fetching `leaf` (a hint).
+    pub(super) fn prefetch_leaf(&self, leaf: usize) {
+        if let Some(node) = self.levels[0].get(leaf) {
+            super::file_heaps::prefetch(std::slice::from_ref(node));
+        }
+    }
+
     /// The memory the tree takes, in bytes.
     pub(super) fn bytes(&self) -> u64 {
         self.levels.iter().map(|level| 8 * level.len() as u64).sum()

@@ -310,6 +310,9 @@ impl<'a> Position<'a> {
         if heap < self.heaps {
             self.file.prefetch_index(heap);
             self.updated.prefetch(heap);
+            if let Some(holders) = &self.holders {
+                holders.prefetch(heap, self.file.index());
+            }
         }
     }
 

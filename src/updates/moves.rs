@@ -115,6 +115,13 @@ impl Holders {
         }
     }
 
+    /// Starts fetching the tree's leaf over heap `heap` (a hint).
+    pub(super) fn prefetch(&self, heap: u64, index: &HeapIndex) {
+        if let Holders::Words { tree, .. } = self {
+            tree.prefetch_leaf(index.block_of(heap));
+        }
+    }
+
     /// The number of heaps that admit a winning move, and the heap of
     /// the deterministic one (SPEC section 1).
     pub(super) fn find(

@@ -35,6 +35,8 @@ pub(super) fn token_start(bytes: &[u8], tokens: u64) -> Option<usize> {
     // Whether the byte before `at` belongs to a token.
     let mut in_token = true;
     let mut at = 0;
+    // Words in a row that lie inside one token.
+    let mut inside = 0;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
         let token = token_bytes(word);
@@ -46,10 +48,13 @@ pub(super) fn token_start(bytes: &[u8], tokens: u64) -> Option<usize> {
         left -= found;
         in_token = token & 0x80 != 0;
         at += 8;
-        if token == 0xff {
-            // Eight bytes of one token: it may be long (a `bits` token of a
-            // million digits); skip the blocks it fills in vector steps.
+        inside = if token == 0xff { inside + 1 } else { 0 };
+        if inside == LONG_TOKEN_WORDS {
+            // A token longer than a 64-bit heap's digits: it may be much
+            // longer (a `bits` token of a million digits); skip the blocks
+            // it fills in vector steps.
             at = past_token_blocks(bytes, at);
+            inside = 0;
         }
     }
     for (i, &byte) in bytes[at..].iter().enumerate() {
@@ -64,6 +69,10 @@ pub(super) fn token_start(bytes: &[u8], tokens: u64) -> Option<usize> {
     }
     None
 }
+
+/// Words inside one token after which [`token_start`] looks for its end
+/// a block at a time (a `dec` token of a 64-bit heap fills at most two).
+const LONG_TOKEN_WORDS: u32 = 3;
 
 /// Bytes per block that [`past_token_blocks`] checks at once.
 const BLOCK: usize = 64;

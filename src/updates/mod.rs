@@ -49,6 +49,7 @@ mod status;
 mod tests;
 mod token_starts;
 mod update_lines;
+mod update_reader;
 mod updated;
 
 pub use serve::{serve, Style};

@@ -18,7 +18,8 @@
 //! after the answers to the lines before it have been written out.
 
 use super::render;
-use super::update_lines::{parse, LineError, Update, UpdateLine, UpdateReader};
+use super::update_lines::{parse, LineError, Update};
+use super::update_reader::{UpdateLine, UpdateReader};
 use super::Position;
 use crate::error::Error;
 use crate::input::source::STDIN_NAME;

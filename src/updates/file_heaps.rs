@@ -32,6 +32,7 @@
 //! its index + 1; raw arrays and `nimb` have no lines.
 
 use super::index::{HeapIndex, Start};
+use super::prefetch::prefetch;
 use super::token_starts::token_start;
 use crate::error::Error;
 use crate::input::file_changes;
@@ -305,22 +306,4 @@ fn mapped<'i>(input: &'i Input<'_>) -> (&'i [u8], PageReleaser<'i>) {
         },
         None => (&[], PageReleaser::NONE),
     }
-}
-
-/// Asks the CPU to bring the cache lines of `bytes` (at most four) in,
-/// without waiting for them.
-pub(super) fn prefetch<T>(items: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = items.as_ptr() as usize;
-        let end = start + std::mem::size_of_val(items);
-        for line in (start & !63..end).step_by(64).take(4) {
-            // SAFETY: a prefetch is a hint that never faults, whatever the
-            // address, and SSE (which has it) is part of every x86-64 CPU.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = items;
 }

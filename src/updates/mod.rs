@@ -42,6 +42,7 @@ mod held;
 mod holders;
 mod index;
 mod moves;
+mod prefetch;
 pub mod render;
 mod serve;
 mod status;

@@ -15,8 +15,8 @@
 //! 2^64/φ (Fibonacci hashing), whose top bits spread runs of indices;
 //! the indices come from the user, who gains nothing from collisions.
 
-use super::file_heaps::prefetch;
 use super::held::HeapRef;
+use super::prefetch::prefetch;
 
 /// A slot's heap when the slot is empty (no heap has this index).
 const EMPTY: u64 = u64::MAX;

@@ -59,13 +59,15 @@ fn seed_program(stream: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The updates of the README's worked example: 0-based `i x` lines.
+const SEED_UPDATES: &str = "# the seed's program takes i + 1\n0 1\n2 4\n1 0\n0 4\n";
+
 #[test]
 fn the_seed_example_gives_the_seed_programs_winners() {
-    let heaps = std::fs::read_to_string("fixtures/seed003-heaps.dec").unwrap();
-    let updates = std::fs::read_to_string("fixtures/seed003-updates.txt").unwrap();
-    let pairs: Vec<(u64, u64)> = updates
+    let heaps = std::fs::read_to_string("fixtures/three-four-five.dec").unwrap();
+    let pairs: Vec<(u64, u64)> = SEED_UPDATES
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter(|l| !l.starts_with('#'))
         .map(|l| {
             let mut words = l.split_whitespace().map(|w| w.parse::<u64>().unwrap());
             (words.next().unwrap(), words.next().unwrap())
@@ -81,16 +83,17 @@ fn the_seed_example_gives_the_seed_programs_winners() {
             .collect::<String>()
     );
     let expected = seed_program(&seed_stream);
-    let output = run(
-        &[
-            "updates",
-            "fixtures/seed003-heaps.dec",
-            "--json",
-            "--updates",
-            "fixtures/seed003-updates.txt",
-        ],
-        b"",
-    );
+    let dir = tempfile::tempdir().unwrap();
+    let updates = dir.path().join("updates.txt");
+    std::fs::write(&updates, SEED_UPDATES).unwrap();
+    let args = [
+        "updates",
+        "fixtures/three-four-five.dec",
+        "--json",
+        "--updates",
+        updates.to_str().unwrap(),
+    ];
+    let output = run(&args, b"");
     assert!(
         output.status.success(),
         "{}",
@@ -113,23 +116,31 @@ fn the_readme_shows_what_the_seed_example_prints() {
         .nth(1)
         .expect("a Live updates section");
     let mut blocks = section.split("```").skip(1).step_by(2);
-    let command = blocks
-        .next()
-        .unwrap()
-        .lines()
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = blocks.next().unwrap().trim_start_matches("sh\n").trim();
     let printed = blocks.next().unwrap().trim_start_matches("text\n");
-    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-    assert_eq!(args[0], "updates", "{command}");
-    let output = run(&args, b"");
+    assert!(command.contains("| nimstream updates "), "{command}");
+    let binary = env!("CARGO_BIN_EXE_nimstream");
+    let output = Command::new("bash")
+        .args(["-c", &command.replace("nimstream ", &format!("{binary} "))])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(String::from_utf8(output.stdout).unwrap(), printed);
+    // The README's updates are the seed example's.
+    let stream: String = SEED_UPDATES
+        .lines()
+        .skip(1)
+        .map(|l| format!("{l}\\n"))
+        .collect();
+    assert!(
+        command.starts_with(&format!("printf '{stream}'")),
+        "{command}"
+    );
 }
 
 #[test]

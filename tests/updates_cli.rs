@@ -1,5 +1,5 @@
-//! `nimstream updates` as a user runs it: the seed's example (against the
-//! seed's own program, and as the README shows it), JSON lines, errors
+//! `nimstream updates` as a user runs it: the seed's example against the
+//! seed's own program (tests/readme.rs checks the README's), JSON lines, errors
 //! after the answers to the good lines, standard input refused as FILE,
 //! and each answer flushed before the next update is read.
 
@@ -106,41 +106,6 @@ fn the_seed_example_gives_the_seed_programs_winners() {
         .map(|l| l["winner"].as_str().unwrap())
         .collect();
     assert_eq!(winners, expected);
-}
-
-#[test]
-fn the_readme_shows_what_the_seed_example_prints() {
-    let readme = std::fs::read_to_string("README.md").unwrap();
-    let section = readme
-        .split("## Live updates")
-        .nth(1)
-        .expect("a Live updates section");
-    let mut blocks = section.split("```").skip(1).step_by(2);
-    let command = blocks.next().unwrap().trim_start_matches("sh\n").trim();
-    let printed = blocks.next().unwrap().trim_start_matches("text\n");
-    assert!(command.contains("| nimstream updates "), "{command}");
-    let binary = env!("CARGO_BIN_EXE_nimstream");
-    let output = Command::new("bash")
-        .args(["-c", &command.replace("nimstream ", &format!("{binary} "))])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(String::from_utf8(output.stdout).unwrap(), printed);
-    // The README's updates are the seed example's.
-    let stream: String = SEED_UPDATES
-        .lines()
-        .skip(1)
-        .map(|l| format!("{l}\\n"))
-        .collect();
-    assert!(
-        command.starts_with(&format!("printf '{stream}'")),
-        "{command}"
-    );
 }
 
 #[test]

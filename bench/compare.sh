@@ -232,9 +232,10 @@ EOF
 fi
 
 cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
-# The sections bench/games.sh and bench/graph.sh write are kept as they are.
+# The sections bench/games.sh, bench/graph.sh and bench/updates.sh write are kept as they are.
 games_section=$(sed -n '/^<!-- games:/,/^<!-- \/games -->/p' "$results" 2>/dev/null || true)
 graph_section=$(sed -n '/^<!-- graph: begin/,/^<!-- graph: end -->/p' "$results" 2>/dev/null || true)
+updates_section=$(sed -n '/^<!-- updates: begin -->/,/^<!-- updates: end -->/p' "$results" 2>/dev/null || true)
 {
     echo "# nimstream against cat"
     echo
@@ -286,6 +287,10 @@ graph_section=$(sed -n '/^<!-- graph: begin/,/^<!-- graph: end -->/p' "$results"
     if [ -n "$graph_section" ]; then
         echo
         echo "$graph_section"
+    fi
+    if [ -n "$updates_section" ]; then
+        echo
+        echo "$updates_section"
     fi
 } >"$results"
 echo "wrote $results" >&2

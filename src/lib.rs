@@ -51,6 +51,8 @@
 //!   Sprague–Grundy value, and sums of tokens decided (win, loss or draw).
 //! - [`sharded`]: sharded runs (Apache Spark, a cluster): a byte range's
 //!   partial summary, and the merge of partials into the report.
+//! - [`updates`]: live updates (SPEC section 10): a [`updates::Position`]
+//!   read once from a file, then kept up to date as heaps are set anew.
 //! - [`workbench`]: the tools around the analysis: generating instances,
 //!   converting them, checking the analyzer against exhaustive search,
 //!   playing games out, measuring growth.
@@ -75,6 +77,7 @@ mod nimsum;
 pub mod output;
 pub mod report;
 pub mod sharded;
+pub mod updates;
 pub mod workbench;
 pub mod working_memory;
 

@@ -34,7 +34,7 @@ mod moves;
 mod one_pass;
 mod ranged;
 mod raw_arrays;
-mod rules;
+pub(crate) mod rules;
 mod run;
 mod streamed_values;
 mod survey;

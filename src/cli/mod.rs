@@ -13,6 +13,7 @@ mod merge;
 mod play;
 mod progress;
 mod shell;
+mod updates;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -62,6 +63,8 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// Play a game out move by move between two strategies.
     Play(play::PlayArgs),
+    /// Follow updates to an instance: the winner after each `i x` line (set heap i to x).
+    Updates(updates::UpdatesArgs),
     /// Measure how time and working memory grow with the input size.
     Complexity(complexity::ComplexityArgs),
     /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
@@ -82,6 +85,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Grundy(args) => grundy::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Play(args) => play::run(args),
+        Command::Updates(args) => updates::run(args),
         Command::Complexity(args) => complexity::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),

@@ -1,0 +1,70 @@
+//! `nimstream updates FILE`: live updates (SPEC section 10).
+
+use super::analyze::{parse_format_choice, FormatChoice};
+use clap::Args;
+use nimstream::error::Error;
+use nimstream::updates::{serve, Position, Style, UpdateOptions};
+use nimstream::Rule;
+use std::fs::File;
+use std::io::Read;
+use std::path::PathBuf;
+
+/// Options of `updates`.
+#[derive(Debug, Args)]
+pub struct UpdatesArgs {
+    /// The instance (a regular file: the updates come on standard input).
+    pub file: PathBuf,
+    /// Input format: auto, bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
+    #[arg(short, long, default_value = "auto", value_parser = parse_format_choice)]
+    pub format: FormatChoice,
+    /// Play convention: normal or misere.
+    #[arg(short, long, default_value = "normal", value_parser = super::parse_rule)]
+    pub rule: Rule,
+    /// After each update, also count the winning moves and give the move.
+    #[arg(long)]
+    pub moves: bool,
+    /// Print one JSON object a line.
+    #[arg(long)]
+    pub json: bool,
+    /// Read the updates (`i x` lines: set heap i, 0-based, to x) from UFILE instead of standard input.
+    #[arg(long, value_name = "UFILE")]
+    pub updates: Option<PathBuf>,
+    /// Values up to this many bits are written out in full.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    pub inline_bits: u64,
+    /// Worker threads for the first read of FILE (default: all cores).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+}
+
+/// Runs `updates`: the position in FILE, then a line per update.
+pub fn run(args: UpdatesArgs) -> Result<(), Error> {
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    let options = UpdateOptions {
+        format: args.format.0,
+        rule: args.rule,
+        moves: args.moves,
+        inline_bits: args.inline_bits,
+        threads,
+    };
+    let (mut stream, name): (Box<dyn Read>, String) = match &args.updates {
+        Some(path) if path.as_os_str() != "-" => {
+            let name = path.display().to_string();
+            let file = File::open(path).map_err(|e| Error::io(&name, e))?;
+            (Box::new(file), name)
+        }
+        _ => (Box::new(std::io::stdin().lock()), "-".to_string()),
+    };
+    let mut position = Position::open(&args.file, &options)?;
+    let style = if args.json { Style::Json } else { Style::Human };
+    serve(
+        &mut position,
+        &mut stream,
+        &name,
+        &mut std::io::stdout().lock(),
+        style,
+    )
+}

@@ -45,7 +45,7 @@ median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 analyze=$(for _ in 1 2 3; do seconds "$BIN" analyze "$WORK/big.dec" -j 2 --json; done | median)
 
 # The merge of PARTIALS partials of one-byte ranges (each a small nim-sum).
-"$BIN" gen --format dec --heaps $((PARTIALS / 3)) --bits 1..8 --seed 2 -o "$WORK/small.dec" 2>/dev/null
+"$BIN" gen --format dec --heaps "$PARTIALS" --bits 1..8 --seed 2 -o "$WORK/small.dec" 2>/dev/null
 small=$(stat -c %s "$WORK/small.dec")
 seq 0 $((small - 1)) | head -n "$PARTIALS" \
     | xargs -P 2 -I{} sh -c "'$BIN' analyze '$WORK/small.dec' --range {}..\$(({} + 1)) --partial > '$WORK/p.{}'"
@@ -82,8 +82,10 @@ for ranges in (1, 2, 8):
     print("ranges%d" % ranges, job(os.environ["BIG"], ranges))
 sc.stop()
 EOF
-get() { awk -v k="$1" '$1 == k {print $2}' "$WORK/spark.txt"; }
+get() { awk -v k="$1" '$1 == k {printf "%.3f", $2}' "$WORK/spark.txt"; }
 ratio() { echo "scale=2; $1 / $2" | bc; }
+analyze=$(printf '%.3f' "$analyze")
+merge=$(printf '%.4f' "$merge")
 
 {
     echo "# The Spark job against analyze -j 2 ($(date -u +%Y-%m-%d), $(nproc) cores)"

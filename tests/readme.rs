@@ -17,8 +17,8 @@
 //! value, `stats` aside (its fields must be the same).
 //!
 //! Figures (`<!-- figure: SCRIPT -->` … `<!-- end figure -->`: timings,
-//! plots, tables of measurements) are not checked here: they change from
-//! run to run. With `README_BLESS=1` this test rewrites every quoted output
+//! plots, tables of measurements, in the README and in `docs/cluster.md`)
+//! are not checked here: they change from run to run. With `README_BLESS=1` this test rewrites every quoted output
 //! and, with `README_FIGURES=1` too, every figure, from what the scripts
 //! print now: `bench/figures.sh` runs it so on the release build.
 
@@ -213,14 +213,22 @@ fn blessed(kind: &str, body: &[&str], printed: &str) -> Vec<String> {
 
 #[test]
 fn the_readme_quotes_what_the_binary_prints() {
-    let text = std::fs::read_to_string(readme_path()).unwrap();
+    let quoted = check_document(&readme_path());
+    assert!(
+        quoted >= 8,
+        "only {quoted} quoted outputs found in the README"
+    );
+    // docs/ holds figures only (the cluster's measurements).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    check_document(&root.join("docs/cluster.md"));
+}
+
+/// Checks (or, with `README_BLESS`, rewrites) the quotes of the document at
+/// `path`; returns how many quoted outputs it has.
+fn check_document(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let quotes = quotes(&lines);
-    assert!(
-        quotes.len() >= 8,
-        "only {} quoted outputs found",
-        quotes.len()
-    );
     let bless = std::env::var_os("README_BLESS").is_some();
     let figures = bless && std::env::var_os("README_FIGURES").is_some();
     let mut rewritten: Vec<String> = Vec::new();
@@ -239,14 +247,16 @@ fn the_readme_quotes_what_the_binary_prints() {
             next = quote.body.end;
         } else if let Some(why) = mismatch(&quote.kind, body, &printed) {
             let line = quote.body.start;
-            failures.push(format!("README.md:{line}: `{}`\n{why}", quote.script));
+            let name = path.display();
+            failures.push(format!("{name}:{line}: `{}`\n{why}", quote.script));
         }
     }
     if bless {
         rewritten.extend(lines[next..].iter().map(|l| l.to_string()));
-        std::fs::write(readme_path(), rewritten.join("\n") + "\n").unwrap();
+        std::fs::write(path, rewritten.join("\n") + "\n").unwrap();
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    quotes.iter().filter(|quote| quote.kind != "figure").count()
 }
 
 #[test]

@@ -28,6 +28,8 @@ Examples:
   nimstream analyze big.bits --memory log --json        the paper's log-space algorithm
   cat heaps.txt | nimstream analyze - --format dec      standard input needs --format
   nimstream analyze rows.dec --game kayles              a heap game beyond Nim
+  nimstream updates heaps.dec < changes.txt             the winner after each update
+  nimstream graph game.txt                              tokens on a game graph, cycles included
   nimstream gen --format bits --size 1GiB -o big.bits   a deterministic instance
   nimstream verify                                      the analyzer against game-tree search
 
@@ -51,28 +53,28 @@ pub enum Command {
     /// Analyze an instance: who wins, the nim-sum, and a winning move.
     #[command(after_help = analyze::AFTER_HELP)]
     Analyze(analyze::AnalyzeArgs),
+    /// Follow updates to an instance: the winner after each `i x` line (set heap i to x).
+    Updates(updates::UpdatesArgs),
+    /// Merge the partial summaries of a sharded run (analyze --range … --partial) into the report.
+    Merge(merge::MergeArgs),
+    /// A heap game's Grundy values, their period, and the value of any heap.
+    Grundy(grundy::GrundyArgs),
+    /// Decide tokens on a game graph, cycles included: win, loss or draw, and a winning move.
+    Graph(graph::GraphArgs),
     /// Write an instance: random, deterministic for a seed, in any format.
     Gen(gen::GenArgs),
     /// Convert an instance to another format: the same heaps, in order.
     Convert(convert::ConvertArgs),
     /// Check the analyzer against exhaustive game-tree search, or print the mex table.
     Verify(verify::VerifyArgs),
-    /// A heap game's Grundy values, their period, and the value of any heap.
-    Grundy(grundy::GrundyArgs),
-    /// Decide tokens on a game graph, cycles included: win, loss or draw, and a winning move.
-    Graph(graph::GraphArgs),
     /// Play a game out move by move between two strategies.
     Play(play::PlayArgs),
-    /// Follow updates to an instance: the winner after each `i x` line (set heap i to x).
-    Updates(updates::UpdatesArgs),
     /// Measure how time and working memory grow with the input size.
     Complexity(complexity::ComplexityArgs),
     /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
     Completions(shell::CompletionsArgs),
     /// Print the manual page (roff), or write every command's page into a folder.
     Man(shell::ManArgs),
-    /// Merge the partial summaries of a sharded run (analyze --range … --partial) into the report.
-    Merge(merge::MergeArgs),
 }
 
 /// Runs the parsed command line.

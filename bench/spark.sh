@@ -47,7 +47,8 @@ analyze=$(for _ in 1 2 3; do seconds "$BIN" analyze "$WORK/big.dec" -j 2 --json;
 # The merge of PARTIALS partials of one-byte ranges (each a small nim-sum).
 "$BIN" gen --format dec --heaps "$PARTIALS" --bits 1..8 --seed 2 -o "$WORK/small.dec" 2>/dev/null
 small=$(stat -c %s "$WORK/small.dec")
-seq 0 $((small - 1)) | head -n "$PARTIALS" \
+count=$((small < PARTIALS ? small : PARTIALS))
+seq 0 $((count - 1)) \
     | xargs -P 2 -I{} sh -c "'$BIN' analyze '$WORK/small.dec' --range {}..\$(({} + 1)) --partial > '$WORK/p.{}'"
 cat $(ls "$WORK"/p.* | sort -t. -k2 -n) > "$WORK/partials.jsonl"
 merged=$(wc -l < "$WORK/partials.jsonl")

@@ -25,7 +25,8 @@
 //! that `dec` measured and dropped would gain less here, where numbers are
 //! shorter still.
 
-use crate::arch::token_end::{Digits, ASCII_ZEROS};
+use crate::arch::token_end::Digits;
+use crate::input::{parse8, parse_prefix, POWERS_OF_TEN};
 use crate::error::ParseError;
 use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 
@@ -56,46 +57,6 @@ pub(crate) struct Numbers<'a> {
 #[inline(always)]
 fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// `10^k` for `k` below 9.
-const POWERS_OF_TEN: [u64; 9] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-];
-
-/// The number held in a word of eight digit values (`0`-`9`, one per byte,
-/// the first byte most significant), with SWAR: one multiplication makes
-/// the four two-digit pairs (in bytes 0, 2, 4 and 6), two more weigh them
-/// (by 10^6 and 100, and by 10^4 and 1) and sum them in bits 32-63. The
-/// products overflow only in bits that are discarded.
-#[inline(always)]
-fn combine8(digits: u64) -> u64 {
-    const PAIRS_0_2: u64 = 0x0000_00ff_0000_00ff;
-    const WEIGHTS_0_2: u64 = 100 + (1_000_000 << 32);
-    const WEIGHTS_1_3: u64 = 1 + (10_000 << 32);
-    let pairs = digits * 10 + (digits >> 8);
-    let even = (pairs & PAIRS_0_2).wrapping_mul(WEIGHTS_0_2);
-    let odd = ((pairs >> 16) & PAIRS_0_2).wrapping_mul(WEIGHTS_1_3);
-    even.wrapping_add(odd) >> 32
-}
-
-/// The value of the first `len` (at most 8) bytes of `word`, which are
-/// ASCII digits; the bytes after them may be anything. Subtracting `'0'`
-/// from a byte below it borrows only from the bytes after it, and the
-/// shift moves those out, leaving zero bytes (leading zeros) in their
-/// place. Two shifts, so that `len == 0` shifts everything out.
-#[inline(always)]
-fn digits_value(word: u64, len: usize) -> u64 {
-    let digits = word.wrapping_sub(ASCII_ZEROS);
-    combine8(digits << 1 << (63 - 8 * len))
 }
 
 /// The first non-digit of `word` (0-8; 8 when all eight bytes are digits).
@@ -147,7 +108,7 @@ impl<'a> Numbers<'a> {
         let len = digits_in(first);
         if (1..8).contains(&len) && is_space(bytes[len]) {
             self.pos = start + len + 1;
-            let value = digits_value(first, len);
+            let value = parse_prefix(first, len);
             return Ok(Some(Number { value, start }));
         }
         if len == 8 {
@@ -155,8 +116,8 @@ impl<'a> Numbers<'a> {
             let more = digits_in(second);
             if more < 8 && is_space(bytes[8 + more]) {
                 self.pos = start + 8 + more + 1;
-                let value = combine8(first - ASCII_ZEROS) * POWERS_OF_TEN[more]
-                    + digits_value(second, more);
+                let value = parse8(first) * POWERS_OF_TEN[more]
+                    + parse_prefix(second, more);
                 return Ok(Some(Number { value, start }));
             }
         }

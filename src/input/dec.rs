@@ -81,7 +81,7 @@ fn decimal_limbs(digits: &[u8]) -> Vec<u64> {
         .filter(|head| !head.is_empty())
         .chain(rest.chunks_exact(LIMB_STEP_DIGITS));
     for step in steps {
-        let scale = u128::from(POWERS_OF_TEN_U64[step.len()]);
+        let scale = u128::from(POWERS_OF_TEN[step.len()]);
         let mut carry = decimal_word(step);
         for limb in limbs.iter_mut() {
             let wide = u128::from(*limb) * scale + carry;
@@ -95,7 +95,7 @@ fn decimal_limbs(digits: &[u8]) -> Vec<u64> {
 }
 
 /// `10^k` for `k` up to 19, by `k`.
-const POWERS_OF_TEN_U64: [u64; 20] = {
+pub(crate) const POWERS_OF_TEN: [u64; 20] = {
     let mut powers = [1u64; 20];
     let mut k = 1;
     while k < 20 {
@@ -105,15 +105,12 @@ const POWERS_OF_TEN_U64: [u64; 20] = {
     powers
 };
 
-/// `10^k` for `k` below 8, by `k`.
-const POWERS_OF_TEN: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
-
 /// The number held in a word of eight digit values (`0`-`9`, one per byte,
 /// the first byte most significant), with SWAR: one multiplication makes
 /// the four two-digit pairs (in bytes 0, 2, 4 and 6), then two more weigh
 /// them (by 10^6 and 100, and by 10^4 and 1) and sum them in bits 32-63.
 /// The products overflow only in bits that are discarded.
-#[inline]
+#[inline(always)]
 fn combine8(digits: u64) -> u64 {
     const PAIRS_0_2: u64 = 0x0000_00ff_0000_00ff;
     const WEIGHTS_0_2: u64 = 100 + (1_000_000 << 32);
@@ -126,7 +123,7 @@ fn combine8(digits: u64) -> u64 {
 
 /// The value of the eight ASCII decimal digits of `word` (loaded
 /// little-endian, so its first byte is the most significant digit).
-#[inline]
+#[inline(always)]
 pub(crate) fn parse8(word: u64) -> u64 {
     combine8(word - ASCII_ZEROS)
 }
@@ -135,8 +132,8 @@ pub(crate) fn parse8(word: u64) -> u64 {
 /// decimal digits; the bytes after them may be anything. Subtracting `'0'`
 /// from a byte below `'0'` borrows only from the bytes after it, and those
 /// are shifted out, leaving zeros (leading zeros) in their place.
-#[inline]
-fn parse_prefix(word: u64, len: usize) -> u64 {
+#[inline(always)]
+pub(crate) fn parse_prefix(word: u64, len: usize) -> u64 {
     let digits = word.wrapping_sub(ASCII_ZEROS);
     // Two shifts, so that `len == 0` shifts everything out.
     combine8(digits << 1 << (63 - 8 * len))

@@ -36,7 +36,7 @@ pub(crate) mod source;
 mod token;
 mod unary;
 
-pub(crate) use dec::parse8;
+pub(crate) use dec::{parse8, parse_prefix, POWERS_OF_TEN};
 pub use format::{detect, format_of, Format, NIMB_HEADER};
 pub(crate) use long_tokens::{LongHeap, LongTail, LongToken};
 pub(crate) use packed_hex::shifted_limb;

@@ -26,9 +26,9 @@
 //! shorter still.
 
 use crate::arch::token_end::Digits;
-use crate::input::{parse8, parse_prefix, POWERS_OF_TEN};
 use crate::error::ParseError;
 use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+use crate::input::{parse8, parse_prefix, POWERS_OF_TEN};
 
 /// What a byte that is neither a digit nor whitespace is reported as
 /// missing.
@@ -116,8 +116,7 @@ impl<'a> Numbers<'a> {
             let more = digits_in(second);
             if more < 8 && is_space(bytes[8 + more]) {
                 self.pos = start + 8 + more + 1;
-                let value = parse8(first) * POWERS_OF_TEN[more]
-                    + parse_prefix(second, more);
+                let value = parse8(first) * POWERS_OF_TEN[more] + parse_prefix(second, more);
                 return Ok(Some(Number { value, start }));
             }
         }

@@ -22,6 +22,25 @@ fn nimstream(args: &[&str]) -> Command {
     command
 }
 
+/// `command` with SIGINT and SIGTERM at their defaults in the child: a
+/// test run in the background of a non-interactive shell inherits SIGINT
+/// ignored, and the binary rightly keeps a signal it was started ignoring
+/// (as under `nohup`), which would make an interrupt test wait forever.
+fn with_default_signals(mut command: Command) -> Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, and
+    // calls only `signal`, which is async-signal-safe; it touches no memory
+    // of the parent's.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    command
+}
+
 fn run(args: &[&str]) -> Output {
     nimstream(args).output().expect("the binary runs")
 }
@@ -244,7 +263,7 @@ fn an_interrupted_gen_leaves_no_partial_file() {
     for signal in [libc::SIGINT, libc::SIGTERM] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("huge.dec");
-        let child = nimstream(&[
+        let child = with_default_signals(nimstream(&[
             "gen",
             "--format",
             "dec",
@@ -252,7 +271,7 @@ fn an_interrupted_gen_leaves_no_partial_file() {
             "4GiB",
             "-o",
             path_str(&out),
-        ])
+        ]))
         .spawn()
         .unwrap();
         interrupt_while_writing(child, dir.path(), signal, &format!("gen, signal {signal}"));
@@ -267,14 +286,14 @@ fn an_interrupted_analysis_leaves_no_partial_nim_sum_file() {
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
     let out = out_dir.join("g.bits");
-    let child = nimstream(&[
+    let child = with_default_signals(nimstream(&[
         "analyze",
         path_str(&input),
         "--memory",
         "64",
         "--nim-sum-out",
         path_str(&out),
-    ])
+    ]))
     .spawn()
     .unwrap();
     interrupt_while_writing(child, &out_dir, libc::SIGINT, "analyze --nim-sum-out");

@@ -236,6 +236,7 @@ cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
 games_section=$(sed -n '/^<!-- games:/,/^<!-- \/games -->/p' "$results" 2>/dev/null || true)
 graph_section=$(sed -n '/^<!-- graph: begin/,/^<!-- graph: end -->/p' "$results" 2>/dev/null || true)
 updates_section=$(sed -n '/^<!-- updates: begin -->/,/^<!-- updates: end -->/p' "$results" 2>/dev/null || true)
+long_decimal_section=$(sed -n '/^<!-- long-decimal: begin/,/^<!-- long-decimal: end -->/p' "$results" 2>/dev/null || true)
 {
     echo "# nimstream against cat"
     echo
@@ -291,6 +292,10 @@ updates_section=$(sed -n '/^<!-- updates: begin -->/,/^<!-- updates: end -->/p' 
     if [ -n "$updates_section" ]; then
         echo
         echo "$updates_section"
+    fi
+    if [ -n "$long_decimal_section" ]; then
+        echo
+        echo "$long_decimal_section"
     fi
 } >"$results"
 echo "wrote $results" >&2

@@ -8,7 +8,8 @@
 //! value can then give any 64-bit limb of the heap, so the accumulator can
 //! XOR any window of bit positions without converting the whole heap (the
 //! one exception is a decimal token of more than 38 digits, which is
-//! converted to binary limbs once, in place, in `dec.rs`). A one-pass caller
+//! converted to binary limbs once in `dec.rs`: in place up to 10,000
+//! digits, by divide and conquer past that). A one-pass caller
 //! that takes each heap before the next may instead give the scanner
 //! scratch space ([`HeapScanner::each_heap`]): a short `hex` token is then
 //! checked and packed into it in one pass ([`PackedDigits`]).

@@ -57,72 +57,9 @@ pub fn decimal_value(digits: &[u8]) -> HeapValue<'static> {
     if digits.len() <= WORD_DIGITS {
         return HeapValue::Word(decimal_word(digits));
     }
-    let limbs = match digits.len() <= IN_PLACE_DIGITS {
-        true => decimal_limbs(digits),
-        false => long_decimal_limbs(digits),
-    };
-    HeapValue::Limbs(crate::input::trimmed(limbs))
-}
-
-/// Decimal tokens up to this many digits are converted in place
-/// ([`decimal_limbs`]); longer ones by divide and conquer
-/// ([`long_decimal_limbs`]). Below it the in-place conversion is within a
-/// fifth of the other's time and needs no memory beyond its result, which
-/// keeps `--memory log` within its bound.
-const IN_PLACE_DIGITS: usize = 10_000;
-
-/// The little-endian limbs of validated decimal digits, in subquadratic
-/// time: dashu-int converts by divide and conquer over powers of ten with
-/// its Karatsuba and Toom-3 multiplications (9,000,000 digits in about a
-/// second here, where the quadratic loop takes minutes and num-bigint 0.4's
-/// `parse_bytes` is quadratic too). A crate that does it well rather than
-/// our own: the conversion is only as fast as its multiplication.
-fn long_decimal_limbs(digits: &[u8]) -> Vec<u64> {
-    let text = std::str::from_utf8(digits).expect("decimal digits are ASCII");
-    let value = dashu_int::UBig::from_str_radix(text, 10).expect("digits were validated");
-    value
-        .to_le_bytes()
-        .chunks(8)
-        .map(|chunk| {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            u64::from_le_bytes(word)
-        })
-        .collect()
-}
-
-/// Decimal digits a limb step takes: 10^19 is the largest power of ten
-/// below 2^64.
-const LIMB_STEP_DIGITS: usize = 19;
-
-/// The little-endian limbs of validated decimal digits: 19 digits a step,
-/// each step multiplying the limbs so far by 10^19 and adding the step's
-/// value, in place. The limbs are allocated once, at a size the digits
-/// bound (log2 10 < 3402/1024 bits a digit), so the conversion needs no
-/// memory beyond its result, which keeps `--memory log` within its bound
-/// on decimal heaps of thousands of digits (num-bigint's `parse_bytes`
-/// first copies the digits, a byte each, and grows its result as it
-/// goes: three times the memory). Quadratic, as num-bigint's conversion
-/// is at these sizes.
-fn decimal_limbs(digits: &[u8]) -> Vec<u64> {
-    let bound = (digits.len() as u64 * 3402).div_ceil(1024 * 64) + 1;
-    let mut limbs: Vec<u64> = Vec::with_capacity(bound as usize);
-    let (head, rest) = digits.split_at(digits.len() % LIMB_STEP_DIGITS);
-    let steps = std::iter::once(head)
-        .filter(|head| !head.is_empty())
-        .chain(rest.chunks_exact(LIMB_STEP_DIGITS));
-    for step in steps {
-        let scale = u128::from(POWERS_OF_TEN[step.len()]);
-        let mut carry = decimal_word(step);
-        for limb in limbs.iter_mut() {
-            let wide = u128::from(*limb) * scale + carry;
-            (*limb, carry) = (wide as u64, wide >> 64);
-        }
-        if carry != 0 {
-            limbs.push(carry as u64);
-        }
-    }
-    limbs
+    HeapValue::Limbs(crate::input::trimmed(super::decimal_limbs::limbs_of(
+        digits,
+    )))
 }
 
 /// `10^k` for `k` up to 19, by `k`.
@@ -230,7 +167,7 @@ const U64_DIGITS: usize = 19;
 /// Validated decimal digits (at most [`WORD_DIGITS`]) as a number: the
 /// first `len % 8` digits padded with leading zeros to eight, then eight at
 /// a time, in `u64` arithmetic up to 19 digits.
-fn decimal_word(digits: &[u8]) -> u128 {
+pub(super) fn decimal_word(digits: &[u8]) -> u128 {
     let (head, rest) = digits.split_at(digits.len() % 8);
     let mut padded = [b'0'; 8];
     padded[8 - head.len()..].copy_from_slice(head);
@@ -514,28 +451,5 @@ mod tests {
         let mut scanner = DecScanner::new(b" 12 3a", 100);
         assert_eq!(scanner.next_heap().unwrap().unwrap().offset, 101);
         assert_eq!(scanner.next_heap().unwrap_err().offset, 105);
-    }
-
-    #[test]
-    fn long_decimals_convert_exactly_at_every_step_edge() {
-        let mut rng = Rng(0x5eed);
-        for len in (39..200).chain([380, 381, 399, 4000, 12_345]) {
-            let mut text: Vec<u8> = (0..len).map(|_| rng.pick(b"0123456789")).collect();
-            text[0] = rng.pick(b"123456789");
-            let expected = BigUint::parse_bytes(&text, 10).unwrap().to_u64_digits();
-            let limbs = decimal_limbs(&text);
-            assert_eq!(limbs, expected, "{len} digits");
-            let bound = (len as u64 * 3402).div_ceil(1024 * 64) + 1;
-            assert!(limbs.capacity() as u64 <= bound, "{len} digits: no growth");
-        }
-        for len in [IN_PLACE_DIGITS, IN_PLACE_DIGITS + 1, 50_001] {
-            let mut text: Vec<u8> = (0..len).map(|_| rng.pick(b"0123456789")).collect();
-            text[0] = rng.pick(b"123456789");
-            let expected = BigUint::parse_bytes(&text, 10).unwrap().to_u64_digits();
-            assert_eq!(decimal_value(&text).to_limbs(), expected, "{len} digits");
-        }
-        let nines = vec![b'9'; 19 * 7];
-        let expected = BigUint::parse_bytes(&nines, 10).unwrap().to_u64_digits();
-        assert_eq!(decimal_limbs(&nines), expected);
     }
 }

@@ -22,6 +22,7 @@
 
 mod bits;
 mod dec;
+mod decimal_limbs;
 pub(crate) mod driver;
 pub(crate) mod file_changes;
 mod format;

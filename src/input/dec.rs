@@ -18,10 +18,11 @@
 //! larger pieces of work and what counts is the latency of one parse, which
 //! the compare-movemask-reload chain lengthens.
 
+use super::decimal_digits::{decimal_word, parse8, parse_prefix, POWERS_OF_TEN};
 use super::page_release::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue};
-use crate::arch::token_end::{Digits, ASCII_ZEROS};
+use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
 /// The most decimal digits that always fit in a `u128`.
@@ -60,51 +61,6 @@ pub fn decimal_value(digits: &[u8]) -> HeapValue<'static> {
     HeapValue::Limbs(crate::input::trimmed(super::decimal_limbs::limbs_of(
         digits,
     )))
-}
-
-/// `10^k` for `k` up to 19, by `k`.
-pub(crate) const POWERS_OF_TEN: [u64; 20] = {
-    let mut powers = [1u64; 20];
-    let mut k = 1;
-    while k < 20 {
-        powers[k] = powers[k - 1] * 10;
-        k += 1;
-    }
-    powers
-};
-
-/// The number held in a word of eight digit values (`0`-`9`, one per byte,
-/// the first byte most significant), with SWAR: one multiplication makes
-/// the four two-digit pairs (in bytes 0, 2, 4 and 6), then two more weigh
-/// them (by 10^6 and 100, and by 10^4 and 1) and sum them in bits 32-63.
-/// The products overflow only in bits that are discarded.
-#[inline(always)]
-fn combine8(digits: u64) -> u64 {
-    const PAIRS_0_2: u64 = 0x0000_00ff_0000_00ff;
-    const WEIGHTS_0_2: u64 = 100 + (1_000_000 << 32);
-    const WEIGHTS_1_3: u64 = 1 + (10_000 << 32);
-    let pairs = digits * 10 + (digits >> 8);
-    let even = (pairs & PAIRS_0_2).wrapping_mul(WEIGHTS_0_2);
-    let odd = ((pairs >> 16) & PAIRS_0_2).wrapping_mul(WEIGHTS_1_3);
-    even.wrapping_add(odd) >> 32
-}
-
-/// The value of the eight ASCII decimal digits of `word` (loaded
-/// little-endian, so its first byte is the most significant digit).
-#[inline(always)]
-pub(crate) fn parse8(word: u64) -> u64 {
-    combine8(word - ASCII_ZEROS)
-}
-
-/// The value of the first `len` (below 8) bytes of `word`, which are ASCII
-/// decimal digits; the bytes after them may be anything. Subtracting `'0'`
-/// from a byte below `'0'` borrows only from the bytes after it, and those
-/// are shifted out, leaving zeros (leading zeros) in their place.
-#[inline(always)]
-pub(crate) fn parse_prefix(word: u64, len: usize) -> u64 {
-    let digits = word.wrapping_sub(ASCII_ZEROS);
-    // Two shifts, so that `len == 0` shifts everything out.
-    combine8(digits << 1 << (63 - 8 * len))
 }
 
 /// The eight bytes of `data` at `pos` as a little-endian word, if there.
@@ -159,29 +115,6 @@ fn swar_short_token(data: &[u8], start: usize) -> Option<(usize, u128)> {
             .wrapping_add(u128::from(parse8(word)));
     }
     None
-}
-
-/// The most decimal digits that always fit in a `u64`.
-const U64_DIGITS: usize = 19;
-
-/// Validated decimal digits (at most [`WORD_DIGITS`]) as a number: the
-/// first `len % 8` digits padded with leading zeros to eight, then eight at
-/// a time, in `u64` arithmetic up to 19 digits.
-pub(super) fn decimal_word(digits: &[u8]) -> u128 {
-    let (head, rest) = digits.split_at(digits.len() % 8);
-    let mut padded = [b'0'; 8];
-    padded[8 - head.len()..].copy_from_slice(head);
-    let head = parse8(u64::from_le_bytes(padded));
-    let chunks = rest
-        .chunks_exact(8)
-        .map(|chunk| parse8(u64::from_le_bytes(chunk.try_into().expect("eight digits"))));
-    if digits.len() <= U64_DIGITS {
-        u128::from(chunks.fold(head, |acc, chunk| acc * 100_000_000 + chunk))
-    } else {
-        chunks.fold(u128::from(head), |acc, chunk| {
-            acc * 100_000_000 + u128::from(chunk)
-        })
-    }
 }
 
 impl<'a> HeapScanner<'a> for DecScanner<'a> {

@@ -8,7 +8,7 @@
 //! conversion is subquadratic (9,000,000 digits in about a second, within
 //! 5x of GMP: `bench/long_decimal.sh`) and allocates as it multiplies.
 
-use super::dec::{decimal_word, POWERS_OF_TEN};
+use super::decimal_digits::{decimal_word, POWERS_OF_TEN};
 
 /// The limbs of validated decimal digits without leading zeros.
 pub(super) fn limbs_of(digits: &[u8]) -> Vec<u64> {

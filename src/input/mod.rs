@@ -22,6 +22,7 @@
 
 mod bits;
 mod dec;
+mod decimal_digits;
 mod decimal_limbs;
 pub(crate) mod driver;
 pub(crate) mod file_changes;
@@ -38,7 +39,7 @@ pub(crate) mod source;
 mod token;
 mod unary;
 
-pub(crate) use dec::{parse8, parse_prefix, POWERS_OF_TEN};
+pub(crate) use decimal_digits::{parse8, parse_prefix, POWERS_OF_TEN};
 pub use format::{detect, format_of, Format, NIMB_HEADER};
 pub(crate) use long_tokens::{LongHeap, LongTail, LongToken};
 pub(crate) use packed_hex::shifted_limb;

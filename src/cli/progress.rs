@@ -77,6 +77,8 @@ fn draw_until(done: &AtomicBool, base: Progress, after: Duration) {
         let read = now.bytes_read - base.bytes_read;
         // A file's size is known, so the bar has an end; a stream's is not.
         let planned = now.bytes_planned - base.bytes_planned;
+        // Before the first pass starts, the first is the one to come.
+        bar.set_message(format!("pass {}", (now.passes - base.passes).max(1)));
         if sized != Some(planned > 0) {
             sized = Some(planned > 0);
             bar.set_style(style(planned > 0));
@@ -85,7 +87,6 @@ fn draw_until(done: &AtomicBool, base: Progress, after: Duration) {
             bar.set_length(planned.max(read));
         }
         bar.set_position(read);
-        bar.set_message(format!("pass {}", now.passes - base.passes));
         std::thread::sleep(TICK);
     }
     bar.finish_and_clear();

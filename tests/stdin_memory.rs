@@ -85,3 +85,37 @@ fn decimal_heaps_of_thousands_of_digits_stay_within_the_log_bound() {
     let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
     assert!(used <= 16 * 1024, "{used} bytes under --memory log");
 }
+
+#[test]
+fn plain_reads_under_log_stay_within_the_bound() {
+    // Heaps of up to 1,024 bits in 2 MiB, read with plain reads: the
+    // windows, the first-holder search and the move's line all read into
+    // buffers of the log budget's size.
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("short.bits");
+    let generated = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args([
+            "gen", "--format", "bits", "--size", "2MiB", "--bits", "1..1024",
+        ])
+        .arg("-o")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(["analyze", "--json", "--memory", "log", "--no-mmap"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        report["move"]["line"].is_u64(),
+        "the move's line was counted"
+    );
+    let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
+    assert!(
+        used <= 16 * 1024,
+        "{used} bytes under --memory log --no-mmap"
+    );
+}

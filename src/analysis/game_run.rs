@@ -325,9 +325,12 @@ impl<'a> Mover<'a, '_> {
         if !self.format.is_text() {
             return Ok(None);
         }
-        let found = self
-            .input
-            .lines_to(offset, no_lf, &mut self.cost.bytes_scanned)?;
+        let found = self.input.lines_to(
+            offset,
+            no_lf,
+            self.reads.read_bytes,
+            &mut self.cost.bytes_scanned,
+        )?;
         Ok(found.map(|(line, _)| line))
     }
 }

@@ -448,9 +448,12 @@ impl<'a> Run<'a, '_> {
         let no_lf = candidates
             .map(Candidates::digits_in_file)
             .unwrap_or_default();
-        let found = self
-            .input
-            .lines_to(offset, &no_lf, &mut self.cost.bytes_scanned)?;
+        let found = self.input.lines_to(
+            offset,
+            &no_lf,
+            self.plan.later.read_bytes,
+            &mut self.cost.bytes_scanned,
+        )?;
         Ok(found.map(|(line, _)| line))
     }
 

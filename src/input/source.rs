@@ -184,16 +184,19 @@ impl<'a> Input<'a> {
     /// read at any offset; `None` for a stream, which counts its lines as
     /// it goes.
     pub fn line_and_column(&self, offset: u64) -> Result<Option<(u64, u64)>, Error> {
-        self.lines_to(offset, &[], &mut 0)
+        self.lines_to(offset, &[], LINE_BUFFER_BYTES, &mut 0)
     }
 
     /// [`Input::line_and_column`], not reading the byte ranges of `no_lf`
-    /// (in increasing order, known to hold no LF), and adding the bytes it
+    /// (in increasing order, known to hold no LF), reading a file without
+    /// its map into a buffer of at most `buffer_bytes` (the pass's reads,
+    /// so that `--memory log` keeps its bound), and adding the bytes it
     /// reads to `read`.
     pub fn lines_to(
         &self,
         offset: u64,
         no_lf: &[Range<u64>],
+        buffer_bytes: usize,
         read: &mut u64,
     ) -> Result<Option<(u64, u64)>, Error> {
         let found = match &self.bytes {
@@ -201,7 +204,7 @@ impl<'a> Input<'a> {
                 *read += offset.min(bytes.len() as u64);
                 line_and_column(bytes, offset as usize)
             }
-            InputBytes::File(file) => file.line_and_column(offset, no_lf, read)?,
+            InputBytes::File(file) => file.line_and_column(offset, no_lf, buffer_bytes, read)?,
             InputBytes::Stream(_) => return Ok(None),
         };
         Ok(Some(found))
@@ -216,6 +219,9 @@ fn read_to_end(reader: &mut impl Read, name: &str) -> Result<Vec<u8>, Error> {
         .map_err(|e| Error::io(name, e))?;
     Ok(bytes)
 }
+
+/// The largest buffer line counting reads a file into without its map.
+const LINE_BUFFER_BYTES: usize = 64 << 10;
 
 /// An input that can be read at any offset: what the threads of a pass
 /// share.
@@ -322,11 +328,12 @@ impl FileInput {
 
     /// The line and column of `offset`: through the map if it is open
     /// (releasing pages behind), else with positioned reads into a buffer
-    /// of at most 64 KiB, not reading the ranges of `no_lf`.
+    /// of at most `buffer_bytes`, not reading the ranges of `no_lf`.
     fn line_and_column(
         &self,
         offset: u64,
         no_lf: &[Range<u64>],
+        buffer_bytes: usize,
         read: &mut u64,
     ) -> Result<(u64, u64), Error> {
         let offset = offset.min(self.stamp.len_at_open());
@@ -335,7 +342,12 @@ impl FileInput {
         let in_map = self.map.get().and_then(Option::as_ref);
         let mut buffer = match in_map {
             Some(_) => Vec::new(),
-            None => vec![0; (64 << 10).min(offset as usize)],
+            None => vec![
+                0;
+                buffer_bytes
+                    .clamp(1, LINE_BUFFER_BYTES)
+                    .min(offset as usize)
+            ],
         };
         while lines.counted_to() < offset {
             let at = lines.counted_to();

@@ -25,18 +25,7 @@ const CHUNK: usize = 1 << 20;
 
 /// Appends `value` and then `end` to `out`.
 fn push_number(out: &mut Vec<u8>, value: u64, end: u8) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = value;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
     out.push(end);
 }
 

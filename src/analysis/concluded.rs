@@ -10,12 +10,12 @@
 //! misère's single heap ≥ 2), and nothing else.
 
 use super::budget::Shape;
-use super::facts::{Facts, GameFacts, MoveFacts, Number, Stats};
+use super::facts::{Facts, MoveFacts, Number, Stats};
 use super::game_holders::Holder;
-use super::game_run::{move_on_holder, past_values_message, sequence_of};
+use super::game_run::{game_facts, move_on_holder, past_values_message, sequence_of};
 use super::moves::{small_move, XorMove};
 use super::ranged::SpanHolder;
-use super::rules::{self, MovePlan, Player};
+use super::rules::{self, MovePlan};
 use super::survey::Survey;
 use super::Options;
 use crate::error::Error;
@@ -118,6 +118,25 @@ pub fn conclude_nim(
     })
 }
 
+/// The move's `heap` read again (the driver reads at most this one heap
+/// itself), its bytes counted in `stats`.
+fn reread<'a>(
+    input: &'a Input<'_>,
+    format: Format,
+    options: &Options,
+    heap: &Landmark,
+    stats: &mut Stats,
+) -> Result<driver::Reread<'a>, Error> {
+    let read = driver::heap_at(
+        input,
+        format,
+        heap.pos.offset,
+        &reads(input, format, options),
+    )?;
+    stats.bytes_scanned += read.bytes_read;
+    Ok(read)
+}
+
 /// The move x → x ⊕ g on `heap`, read again.
 fn xor_move(
     input: &Input<'_>,
@@ -127,13 +146,7 @@ fn xor_move(
     heap: Landmark,
     stats: &mut Stats,
 ) -> Result<MoveFacts, Error> {
-    let read = driver::heap_at(
-        input,
-        format,
-        heap.pos.offset,
-        &reads(input, format, options),
-    )?;
-    stats.bytes_scanned += read.bytes_read;
+    let read = reread(input, format, options, &heap, stats)?;
     let capture = options.inline_bits.min(whole.survey.max_bit_length);
     let g = &whole.nim_sum;
     let above = g.len() as u64;
@@ -161,13 +174,7 @@ fn read_and_move(
     target: u64,
     stats: &mut Stats,
 ) -> Result<MoveFacts, Error> {
-    let read = driver::heap_at(
-        input,
-        format,
-        heap.pos.offset,
-        &reads(input, format, options),
-    )?;
-    stats.bytes_scanned += read.bytes_read;
+    let read = reread(input, format, options, &heap, stats)?;
     let mut found = small_move(heap.pos, &read.heap.value, read.pages, target, options)?;
     found.line = heap.line;
     Ok(found)
@@ -230,26 +237,13 @@ pub fn conclude_game(
             ))
         }
     };
-    let winner = match sum {
-        0 => Player::Second,
-        _ => Player::First,
-    };
-    Ok(Facts {
-        survey: whole.survey.clone(),
-        nim_sum: None,
-        msb: None,
-        winner,
-        winning_moves: None,
-        winning_move: None,
-        game: Some(GameFacts {
-            game: sequence.game().to_string(),
-            period: sequence.period(),
-            values_computed: sequence.values_computed(),
-            grundy_sum: sum,
-            winning_move,
-        }),
+    Ok(game_facts(
+        whole.survey.clone(),
+        &sequence,
+        sum,
+        winning_move,
         stats,
-    })
+    ))
 }
 
 /// The message of the error for heap `index` (of the whole file), past

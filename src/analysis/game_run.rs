@@ -13,6 +13,7 @@ use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
 use super::game_holders::Holder;
 use super::game_sums::{GamePass, GameShared, GameSum};
 use super::rules::{Player, Rule};
+use super::survey::Survey;
 use super::Options;
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, SmallSubtraction};
@@ -63,10 +64,6 @@ pub fn analyze_game(
         let message = past_values_message(past.pos.index, sequence);
         return Err(input.error_at(format, past.pos.offset, message, past.line_col));
     }
-    let winner = match pass.grundy_sum {
-        0 => Player::Second,
-        _ => Player::First,
-    };
     let mut mover = Mover {
         input,
         format,
@@ -81,8 +78,30 @@ pub fn analyze_game(
     input.check_unchanged()?;
     cost.working_memory_bytes = meter.peak_bytes();
     cost.seconds = started.elapsed().as_secs_f64();
-    Ok(Facts {
-        survey: pass.survey,
+    Ok(game_facts(
+        pass.survey,
+        sequence,
+        pass.grundy_sum,
+        winning_move,
+        cost,
+    ))
+}
+
+/// The facts of a game other than Nim: the player to move wins when the
+/// Grundy sum is not 0 (normal play; misère is for Nim only).
+pub(super) fn game_facts(
+    survey: Survey,
+    sequence: &Sequence,
+    grundy_sum: u16,
+    winning_move: Option<GameMoveFacts>,
+    stats: Stats,
+) -> Facts {
+    let winner = match grundy_sum {
+        0 => Player::Second,
+        _ => Player::First,
+    };
+    Facts {
+        survey,
         nim_sum: None,
         msb: None,
         winner,
@@ -92,11 +111,11 @@ pub fn analyze_game(
             game: sequence.game().to_string(),
             period: sequence.period(),
             values_computed: sequence.values_computed(),
-            grundy_sum: pass.grundy_sum,
+            grundy_sum,
             winning_move,
         }),
-        stats: cost,
-    })
+        stats,
+    }
 }
 
 /// Refuses what only Nim has: misère play (of these games a different

@@ -21,6 +21,8 @@ runs=${RUNS:-5}
 keep=${KEEP_DATA:-0}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
+# shellcheck source=bench/sections.sh
+. "$repo/bench/sections.sh"
 
 need_tool() {
     local tool=$1 package=$2
@@ -232,11 +234,8 @@ EOF
 fi
 
 cpu=$(lscpu | awk -F': +' '/^Model name/ { print $2; exit }')
-# The sections bench/games.sh, bench/graph.sh and bench/updates.sh write are kept as they are.
-games_section=$(sed -n '/^<!-- games:/,/^<!-- \/games -->/p' "$results" 2>/dev/null || true)
-graph_section=$(sed -n '/^<!-- graph: begin/,/^<!-- graph: end -->/p' "$results" 2>/dev/null || true)
-updates_section=$(sed -n '/^<!-- updates: begin -->/,/^<!-- updates: end -->/p' "$results" 2>/dev/null || true)
-long_decimal_section=$(sed -n '/^<!-- long-decimal: begin/,/^<!-- long-decimal: end -->/p' "$results" 2>/dev/null || true)
+# The sections the other bench scripts write are kept as they are.
+kept=$(kept_sections "$results")
 {
     echo "# nimstream against cat"
     echo
@@ -281,21 +280,9 @@ long_decimal_section=$(sed -n '/^<!-- long-decimal: begin/,/^<!-- long-decimal: 
     echo "## Inputs and answers"
     echo
     printf '%s\n' "${details[@]}"
-    if [ -n "$games_section" ]; then
+    if [ -n "$kept" ]; then
         echo
-        echo "$games_section"
-    fi
-    if [ -n "$graph_section" ]; then
-        echo
-        echo "$graph_section"
-    fi
-    if [ -n "$updates_section" ]; then
-        echo
-        echo "$updates_section"
-    fi
-    if [ -n "$long_decimal_section" ]; then
-        echo
-        echo "$long_decimal_section"
+        echo "$kept"
     fi
 } >"$results"
 echo "wrote $results" >&2

@@ -22,6 +22,8 @@ size=${1:-1GiB}
 runs=${RUNS:-5}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
+# shellcheck source=bench/sections.sh
+. "$repo/bench/sections.sh"
 
 for tool in hyperfine python3; do
     command -v "$tool" >/dev/null || { echo "error: $tool is needed (apt-get install $tool)" >&2; exit 1; }
@@ -121,7 +123,7 @@ EOF
 done
 
 section=$(
-    echo "<!-- games: written by bench/games.sh; bench/compare.sh keeps it -->"
+    echo "<!-- games: begin (written by bench/games.sh; bench/compare.sh keeps it) -->"
     echo "## Heap games (bench/games.sh)"
     echo
     echo "Written by \`bench/games.sh $size\` on $(date -u +%Y-%m-%d) (UTC), $runs runs"
@@ -146,21 +148,8 @@ section=$(
     echo
     echo "Machine: $(lscpu | awk -F': +' '/^Model name/ { print $2; exit }'), nproc $(nproc);"
     echo "nimstream $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)."
-    echo "<!-- /games -->"
+    echo "<!-- games: end -->"
 )
-python3 - "$results" "$section" <<'EOF'
-import re, sys
-path, section = sys.argv[1], sys.argv[2]
-try:
-    text = open(path).read()
-except FileNotFoundError:
-    text = ""
-pattern = re.compile(r"<!-- games:.*?<!-- /games -->\n?", re.S)
-if pattern.search(text):
-    text = pattern.sub(lambda _: section + "\n", text)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-EOF
+write_section "$results" games "$section"
 echo "wrote the games section of $results" >&2
 echo "$section"

@@ -27,6 +27,8 @@ nodes=${1:-10000000}
 runs=${RUNS:-5}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
+# shellcheck source=bench/sections.sh
+. "$repo/bench/sections.sh"
 peer_source=${PEER_SOURCE:-$repo/../shared/peers/seed003_graph.cpp}
 edges=$((5 * nodes))
 cyclic_nodes=$((nodes / 10))
@@ -171,19 +173,6 @@ section=$(
     echo "nimstream $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)."
     echo "<!-- graph: end -->"
 )
-python3 - "$results" "$section" <<'EOF'
-import re, sys
-path, section = sys.argv[1], sys.argv[2]
-try:
-    text = open(path).read()
-except FileNotFoundError:
-    text = ""
-pattern = re.compile(r"<!-- graph: begin.*?<!-- graph: end -->\n?", re.S)
-if pattern.search(text):
-    text = pattern.sub(lambda _: section + "\n", text)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-EOF
+write_section "$results" graph "$section"
 echo "wrote the graph section of $results" >&2
 echo "$section"

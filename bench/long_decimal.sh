@@ -13,6 +13,8 @@ set -euo pipefail
 runs=${RUNS:-5}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
+# shellcheck source=bench/sections.sh
+. "$repo/bench/sections.sh"
 venv="$repo/target/gmp-venv"
 
 (cd "$repo" && cargo build --release --quiet)
@@ -75,12 +77,5 @@ nimstream $(cd "$repo" && git rev-parse --short HEAD).
 EOF_SECTION
 )
 
-python3 - "$results" "$section" <<'PY'
-import re, sys
-path, section = sys.argv[1], sys.argv[2]
-text = open(path).read()
-pattern = re.compile(r"<!-- long-decimal: begin.*?<!-- long-decimal: end -->", re.S)
-text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-PY
+write_section "$results" long-decimal "$section"
 echo "$section"

@@ -34,6 +34,8 @@ runs=${RUNS:-5}
 long_updates=${LONG_UPDATES:-1000}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
+# shellcheck source=bench/sections.sh
+. "$repo/bench/sections.sh"
 peer_source=${PEER_SOURCE:-$repo/../shared/peers/seed003_updates.cpp}
 
 for tool in g++ python3 /usr/bin/time; do
@@ -132,7 +134,7 @@ mib = lambda kib: f"{max(kib) / 1024:.0f} MiB"
 s, n, i = (seed[k] for k in ("seed", "nimstream", "initial"))
 ratio = med(n["seconds"]) / med(s["seconds"])
 per_update_us = (med(n["seconds"]) - med(i["seconds"])) / updates * 1e6
-print(f"""<!-- updates: begin -->
+print(f"""<!-- updates: begin (written by bench/updates.sh; bench/compare.sh keeps it) -->
 ## Live updates (bench/updates.sh)
 
 Written by `bench/updates.sh {heaps} {updates} {size}` ({runs} runs per command,
@@ -178,19 +180,6 @@ the updated heaps, which nimstream keeps (FILE is never written).
 <!-- updates: end -->""")
 EOF
 )
-python3 - "$results" "$section" <<'EOF'
-import re, sys
-path, section = sys.argv[1], sys.argv[2]
-try:
-    text = open(path).read()
-except FileNotFoundError:
-    text = ""
-pattern = re.compile(r"<!-- updates: begin -->.*?<!-- updates: end -->\n?", re.S)
-if pattern.search(text):
-    text = pattern.sub(lambda _: section + "\n", text)
-else:
-    text = text.rstrip("\n") + "\n\n" + section + "\n"
-open(path, "w").write(text)
-EOF
+write_section "$results" updates "$section"
 echo "wrote the updates section of $results" >&2
 echo "$section"

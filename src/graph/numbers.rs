@@ -28,7 +28,7 @@
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
-use crate::input::{parse8, parse_prefix, POWERS_OF_TEN};
+use crate::input::{is_space, parse8, parse_prefix, POWERS_OF_TEN};
 
 /// What a byte that is neither a digit nor whitespace is reported as
 /// missing.
@@ -51,12 +51,6 @@ pub(crate) struct Numbers<'a> {
     pages: PageReleaser<'a>,
     /// Pages before this offset have been released.
     released_to: usize,
-}
-
-/// The separator bytes: space, tab, LF and CR.
-#[inline(always)]
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// The first non-digit of `word` (0-8; 8 when all eight bytes are digits).

@@ -46,6 +46,7 @@ pub(crate) use packed_hex::shifted_limb;
 pub use packed_hex::{PackedDigits, TokenScratch};
 pub(crate) use page_release::PageReleaser;
 pub(crate) use raw::{trailing_bytes_error, RawBlock};
+pub(crate) use token::is_space;
 
 use crate::arch::digits;
 use crate::error::ParseError;

@@ -65,6 +65,24 @@ pub fn bit_length(limbs: &[u64]) -> u64 {
     highest_bit(0, limbs).map_or(0, |top| top + 1)
 }
 
+/// Little-endian limbs as lowercase hex, without leading zeros (`0` for
+/// zero): the `hex` of the reports and of sharded partials. The text is
+/// sized up front, since a string grown while it is formatted costs as
+/// much as the rest of an update of `nimstream updates`.
+pub fn to_hex(limbs: &[u64]) -> String {
+    use std::fmt::Write;
+    let used = &limbs[..limbs.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1)];
+    let Some((top, rest)) = used.split_last() else {
+        return "0".to_string();
+    };
+    let mut hex = String::with_capacity(16 * used.len());
+    let _ = write!(hex, "{top:x}");
+    for limb in rest.iter().rev() {
+        let _ = write!(hex, "{limb:016x}");
+    }
+    hex
+}
+
 /// XORs `other` into `sum`, keeping the longer of the two vectors as the
 /// sum, so that nothing is allocated; returns the other one, whose memory
 /// can be reused.
@@ -81,6 +99,15 @@ pub fn xor_keeping_longer(sum: &mut Vec<u64>, mut other: Vec<u64>) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_has_no_leading_zeros_and_pads_every_lower_limb() {
+        assert_eq!(to_hex(&[]), "0");
+        assert_eq!(to_hex(&[0, 0]), "0");
+        assert_eq!(to_hex(&[0x1f]), "1f");
+        assert_eq!(to_hex(&[0, 1]), "10000000000000000");
+        assert_eq!(to_hex(&[0xab, 0x10, 0]), "1000000000000000ab");
+    }
 
     #[test]
     fn a_xor_b_equals_c_implies_a_xor_c_equals_b() {

@@ -107,8 +107,7 @@ fn minus(a: &[u64], b: &[u64]) -> Vec<u64> {
 }
 
 /// A number as the reports write it: its digits when it has at most
-/// `inline_bits` bits (hex written limb by limb; decimal through
-/// num-bigint past 64 bits).
+/// `inline_bits` bits (decimal through num-bigint past 64 bits).
 pub(super) fn value_of(limbs: &[u64], inline_bits: u64) -> Value {
     let bit_length = crate::nimsum::bit_length(limbs);
     if bit_length > inline_bits {
@@ -118,25 +117,20 @@ pub(super) fn value_of(limbs: &[u64], inline_bits: u64) -> Value {
             dec: None,
         };
     }
-    let (hex, dec) = match &limbs[..bit_length.div_ceil(64) as usize] {
-        [] => ("0".to_string(), "0".to_string()),
+    let used = &limbs[..bit_length.div_ceil(64) as usize];
+    let hex = crate::nimsum::to_hex(used);
+    let dec = match used {
+        [] => "0".to_string(),
         [word] => {
             // Sized up front: a string grown while it is formatted costs
             // as much as the rest of an update.
-            let (mut hex, mut dec) = (String::with_capacity(16), String::with_capacity(20));
-            let _ = (write!(hex, "{word:x}"), write!(dec, "{word}"));
-            (hex, dec)
+            let mut dec = String::with_capacity(20);
+            let _ = write!(dec, "{word}");
+            dec
         }
         long => {
-            let mut hex = String::with_capacity(16 * long.len());
-            for (i, limb) in long.iter().rev().enumerate() {
-                let _ = match i {
-                    0 => write!(hex, "{limb:x}"),
-                    _ => write!(hex, "{limb:016x}"),
-                };
-            }
             let bytes: Vec<u8> = long.iter().flat_map(|l| l.to_le_bytes()).collect();
-            (hex, num_bigint::BigUint::from_bytes_le(&bytes).to_string())
+            num_bigint::BigUint::from_bytes_le(&bytes).to_string()
         }
     };
     Value {

@@ -89,10 +89,10 @@ pub(super) struct NimSum {
 
 impl NimSum {
     /// The nim-sum whose limbs are `limbs` (high zero limbs allowed).
-    pub(super) fn new(mut limbs: Vec<u64>) -> NimSum {
-        let used = limbs.iter().rposition(|&w| w != 0).map_or(0, |top| top + 1);
-        limbs.truncate(used);
-        NimSum { limbs }
+    pub(super) fn new(limbs: Vec<u64>) -> NimSum {
+        NimSum {
+            limbs: crate::input::trimmed(limbs),
+        }
     }
 
     /// Replaces `old` by `new` in the sum: O(limbs of the two values).

@@ -53,7 +53,20 @@ pub fn holders(block: &RawBlock<'_>, bit: u64) -> u64 {
         return 0;
     }
     let mask = 1u64 << bit;
-    block.elements().map(|v| u64::from(v & mask != 0)).sum()
+    match block.width {
+        1 => holders_fixed::<1>(block.bytes, mask),
+        2 => holders_fixed::<2>(block.bytes, mask),
+        4 => holders_fixed::<4>(block.bytes, mask),
+        _ => holders_fixed::<8>(block.bytes, mask),
+    }
+}
+
+/// The counting loop of [`holders`], monomorphised per width so that it
+/// vectorises.
+fn holders_fixed<const W: usize>(data: &[u8], mask: u64) -> u64 {
+    data.chunks_exact(W)
+        .map(|chunk| u64::from(load::<W>(chunk) & mask != 0))
+        .sum()
 }
 
 /// The counting loop of [`sums`], monomorphised per width so that

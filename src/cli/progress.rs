@@ -72,7 +72,9 @@ fn draw_until(done: &AtomicBool, base: Progress, after: Duration) {
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     let mut sized = None;
-    while !done.load(Ordering::Relaxed) {
+    // Once the delay is over, at least one frame is drawn, however soon
+    // the run ends.
+    loop {
         let now = progress();
         let read = now.bytes_read - base.bytes_read;
         // A file's size is known, so the bar has an end; a stream's is not.
@@ -87,6 +89,9 @@ fn draw_until(done: &AtomicBool, base: Progress, after: Duration) {
             bar.set_length(planned.max(read));
         }
         bar.set_position(read);
+        if done.load(Ordering::Relaxed) {
+            break;
+        }
         std::thread::sleep(TICK);
     }
     bar.finish_and_clear();

@@ -270,9 +270,21 @@ pub fn load<const W: usize>(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// A little-endian element of up to 8 bytes.
+/// A little-endian element of up to 8 bytes. The raw widths are loaded
+/// with a copy of a length known at compile time: a copy of any other
+/// length is a call to `memmove`, which took a quarter of a windowed pass
+/// over `u64le`.
+#[inline(always)]
 pub fn element(bytes: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(word)
+    match bytes.len() {
+        1 => load::<1>(bytes),
+        2 => load::<2>(bytes),
+        4 => load::<4>(bytes),
+        8 => load::<8>(bytes),
+        len => {
+            let mut word = [0u8; 8];
+            word[..len].copy_from_slice(bytes);
+            u64::from_le_bytes(word)
+        }
+    }
 }

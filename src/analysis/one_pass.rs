@@ -13,9 +13,12 @@
 //! candidates (the windowed passes compute them) but not the survey and
 //! the counts; on a stream, which cannot be read again, it is an error.
 //!
-//! The ranges share one sum for the tokens read in pieces, so that only
-//! one vector of their length exists, and the first such token becomes it
-//! rather than being copied.
+//! The ranges share one sum for the long `bits` and `hex` tokens, so that
+//! only one vector of their length exists. The driver XORs a token read
+//! from its end into it read by read ([`Fold::xor_limbs`]: the threads take
+//! turns on one lock for each read's limbs, a few microseconds), so no
+//! token is held; a token read in pieces is XORed in once it ends, or, the
+//! first that is longer than the sum, becomes it rather than being copied.
 
 use super::budget::{Counting, Plan};
 use super::candidates::{Candidates, HeapInFile};
@@ -24,8 +27,9 @@ use super::raw_arrays;
 use super::survey::Survey;
 use crate::error::Error;
 use crate::input::driver::{each_element, At, Fold};
-use crate::input::{trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock};
+use crate::input::{trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock, SummedHeap};
 use crate::nimsum::{xor_keeping_longer, ByShift};
+use std::ops::Range;
 use std::sync::Mutex;
 
 /// What the folds of every range of the pass share.
@@ -78,6 +82,21 @@ impl<'n> Shared<'n> {
             return long.into_buffer();
         }
         xor_keeping_longer(&mut sum, long.into_limbs())
+    }
+
+    /// XORs limbs `first ..` of a token read from its end into the shared
+    /// sum. The lock is held for one read's limbs, so the ranges' threads
+    /// take turns read by read.
+    fn xor_limbs(&self, first: u64, limbs: &[u64]) {
+        let mut sum = self.long_sum.lock().expect("a range thread does not panic");
+        let first = first as usize;
+        let end = first + limbs.len();
+        if sum.len() < end {
+            sum.resize(end, 0);
+        }
+        for (s, l) in sum[first..end].iter_mut().zip(limbs) {
+            *s ^= l;
+        }
     }
 }
 
@@ -212,6 +231,27 @@ impl<'s> OnePass<'s> {
         Ok(())
     }
 
+    /// A token of `bits` bits read in pieces or from its end, whose limb
+    /// `j` is `limb(j)` among the top ones: into the survey and the
+    /// counters like any other, and left in the file as a candidate.
+    fn long_token(
+        &mut self,
+        pos: HeapPos,
+        digits: Range<u64>,
+        bits: u64,
+        limb: impl Fn(u64) -> u64,
+    ) -> Result<(), Error> {
+        if bits > self.shared.window_bits && self.sum.is_some() {
+            self.too_wide(pos.index, pos.offset, bits)?;
+        }
+        self.survey.record_length(pos.index, pos.offset, bits);
+        self.counts.add_limbs(bits, &limb);
+        if let Some(candidates) = self.candidates.as_mut().filter(|_| bits > 0) {
+            candidates.leave_in_file(HeapInFile::new(pos, digits, bits, limb));
+        }
+        Ok(())
+    }
+
     fn spill_error(&self, error: std::io::Error) -> Error {
         Error::io(self.shared.name, error)
     }
@@ -249,25 +289,38 @@ impl Fold for OnePass<'_> {
         Ok(())
     }
 
-    /// Takes a token read in pieces into the survey and the counters like
-    /// any other, leaves it in the file as a candidate, and XORs it into
-    /// the shared sum.
+    /// Takes a token read in pieces, and XORs it into the shared sum.
     fn long_heap(&mut self, index: u64, long: LongHeap, _: &mut At<'_>) -> Result<Vec<u64>, Error> {
-        let (offset, bits) = (long.offset, long.bit_length());
-        if bits > self.shared.window_bits && self.sum.is_some() {
-            self.too_wide(index, offset, bits)?;
-        }
-        self.survey.record_length(index, offset, bits);
-        self.counts.add_limbs(bits, |j| long.limb(j));
-        if let Some(candidates) = self.candidates.as_mut().filter(|_| bits > 0) {
-            let pos = HeapPos { index, offset };
-            let heap = HeapInFile::new(pos, long.digits.clone(), bits, |j| long.limb(j));
-            candidates.leave_in_file(heap);
-        }
+        let pos = HeapPos {
+            index,
+            offset: long.offset,
+        };
+        self.long_token(pos, long.digits.clone(), long.bit_length(), |j| {
+            long.limb(j)
+        })?;
         Ok(match self.sum {
             Some(_) => self.shared.xor_long(long),
             None => long.into_buffer(),
         })
+    }
+
+    /// Tokens are read from their end while the nim-sum is kept, as long
+    /// as the window.
+    fn sums_from_end(&self) -> Option<u64> {
+        self.sum.as_ref().map(|_| self.shared.window_bits)
+    }
+
+    fn xor_limbs(&self, first: u64, limbs: &[u64]) {
+        self.shared.xor_limbs(first, limbs);
+    }
+
+    /// Takes a token read from its end: its value is in the shared sum.
+    fn summed_heap(&mut self, index: u64, heap: &SummedHeap) -> Result<(), Error> {
+        let pos = HeapPos {
+            index,
+            offset: heap.offset,
+        };
+        self.long_token(pos, heap.digits.clone(), heap.bits, |j| heap.top_limb(j))
     }
 
     /// Takes a block of raw elements with one loop, counting the holders

@@ -9,9 +9,12 @@
 //! the value is XORed into a sum straight from the groups, or turned into
 //! little-endian limbs in place.
 //!
-//! This is how one pass over a file reads a heap of hundreds of millions
-//! of bits without holding its text: the packed digits take an eighth
-//! (bits) or a half (hex) of the text's size, and nothing else grows.
+//! This is how one pass over a file reads a long token that short ones
+//! follow in its range, and how the folds that drain tokens read every
+//! long token: the packed digits take an eighth (bits) or a half (hex) of
+//! the text's size, and nothing else grows. The long tokens at a range's
+//! end are read from their end instead, with nothing held
+//! ([`super::tokens_from_end`]).
 
 use super::token::scan_digits;
 use super::{trimmed, Format, HeapScanner, PageReleaser, Scanner};

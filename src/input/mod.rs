@@ -37,6 +37,7 @@ pub mod progress;
 mod raw;
 pub(crate) mod source;
 mod token;
+mod tokens_from_end;
 mod unary;
 
 pub(crate) use decimal_digits::{parse8, parse_prefix, POWERS_OF_TEN};
@@ -47,6 +48,7 @@ pub use packed_hex::{PackedDigits, TokenScratch};
 pub(crate) use page_release::PageReleaser;
 pub(crate) use raw::{trailing_bytes_error, RawBlock};
 pub(crate) use token::is_space;
+pub(crate) use tokens_from_end::SummedHeap;
 
 use crate::arch::digits;
 use crate::error::ParseError;

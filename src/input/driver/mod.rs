@@ -21,6 +21,7 @@
 //! which is what lets threads (and later machines) share a pass. The
 //! earliest error wins.
 
+mod from_end;
 mod in_place;
 mod positioned;
 mod ranges;
@@ -36,6 +37,7 @@ use super::long_tokens::{LongHeap, LongTail};
 use super::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use super::progress;
 use super::source::{Input, RandomAccess, Reading};
+use super::tokens_from_end::SummedHeap;
 use super::{
     trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, RawBlock, ScanVisitor, Scanner,
     TokenScratch,
@@ -91,6 +93,26 @@ pub trait Fold: Send + Sized {
     /// Takes the end of the `index`-th heap, a token whose whole groups
     /// went to [`Fold::long_groups`].
     fn long_tail(&mut self, _index: u64, _tail: LongTail) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// The most bits a `bits` or `hex` token may have for a positioned
+    /// pass to read it from its end (`from_end.rs`): its limbs XORed
+    /// straight into a sum the fold's ranges share ([`Fold::xor_limbs`]),
+    /// the token then handed over without its value
+    /// ([`Fold::summed_heap`]). `None` (the default): the fold takes long
+    /// tokens whole or drained.
+    fn sums_from_end(&self) -> Option<u64> {
+        None
+    }
+
+    /// XORs limbs `first ..` of a token read from its end into the shared
+    /// sum (when [`Fold::sums_from_end`]).
+    fn xor_limbs(&self, _first: u64, _limbs: &[u64]) {}
+
+    /// Takes the `index`-th heap, a token whose limbs went to
+    /// [`Fold::xor_limbs`].
+    fn summed_heap(&mut self, _index: u64, _heap: &SummedHeap) -> Result<(), Error> {
         Ok(())
     }
 

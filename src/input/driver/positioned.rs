@@ -1,9 +1,12 @@
 //! Reading a range of a regular file with positioned reads (`pread`) into
 //! buffers of a fixed size that end on heap boundaries. A `bits` or `hex`
-//! token longer than a buffer is read in pieces ([`LongToken`]); any other
-//! heap too long to buffer is read in place from the map, or, with no map,
-//! into a buffer that grows to hold it.
+//! token longer than a buffer is read from the range's end when the fold
+//! sums tokens that way and the tokens after it are long too
+//! (`from_end.rs`), else in pieces ([`LongToken`]); any other heap too long
+//! to buffer is read in place from the map, or, with no map, into a buffer
+//! that grows to hold it.
 
+use super::from_end::{Backward, Zone};
 use super::{scan_piece, At, Fold, Reads, Stop};
 use crate::input::file_changes;
 use crate::input::long_tokens::LongToken;
@@ -67,13 +70,15 @@ impl<'a> Positioned<'a> {
         let mut spare = Vec::new();
         // A token found too long to pack: read whole when met again.
         let mut whole_at = None;
+        // The long tokens at the range's end, once read from there.
+        let mut zone = Zone::new(range.end);
         loop {
-            let want = (buffer.len() - filled).min((range.end - next) as usize);
+            let want = (buffer.len() - filled).min((zone.start - next) as usize);
             self.file
                 .read_exact_at(&mut buffer[filled..filled + want], next)?;
             (filled, next, *bytes) = (filled + want, next + want as u64, *bytes + want as u64);
             progress::read(want as u64);
-            let end = next == range.end;
+            let end = next == zone.start;
             let usable = match end {
                 true => filled,
                 false => complete_prefix(self.format, &buffer[..filled], base == 0),
@@ -93,15 +98,19 @@ impl<'a> Positioned<'a> {
                 (filled, base) = (filled - usable, base + usable as u64);
             }
             if end {
-                return Ok(());
+                return zone.hand_over(fold, heaps);
             }
             if filled < buffer.len() {
                 continue;
             }
             // The buffer holds the start of one heap and nothing else.
             if LongToken::reads(self.format) && filled >= 3 && whole_at != Some(base) {
+                let backward = Backward::new(self.file, self.format, self.reads.read_bytes);
+                if zone.extend_to(&backward, base, fold, bytes)? {
+                    return zone.hand_over(fold, heaps);
+                }
                 let token = LongToken::start(self.format, &buffer[..filled], base, spare)?;
-                match self.read_long(token, &mut buffer, range.end, fold, *heaps, bytes)? {
+                match self.read_long(token, &mut buffer, zone.start, fold, *heaps, bytes)? {
                     LongRead::Taken(left, after, buffer_back) => {
                         (filled, base, spare) = (left, after, buffer_back);
                         *heaps += 1;
@@ -115,7 +124,7 @@ impl<'a> Positioned<'a> {
                 }
                 next = base + filled as u64;
             } else if self.in_place(whole_at == Some(base), buffer.len()) {
-                base = self.heap_in_place(base, range.end, fold, heaps, bytes)?;
+                base = self.heap_in_place(base, zone.start, fold, heaps, bytes)?;
                 (filled, next) = (0, base);
             } else {
                 buffer.grow();

@@ -8,6 +8,7 @@
 use super::*;
 use crate::input::lines::line_and_column;
 use crate::input::source::Input;
+use crate::input::SummedHeap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{Read, Write};
@@ -195,4 +196,175 @@ fn ranges_start_after_a_separator() {
             .skip(1)
             .all(|r| data[r.start as usize - 1].is_ascii_whitespace()));
     }
+}
+
+/// What a fold that sums tokens from their end was handed: each heap's
+/// index, offset and bit length, and the top limbs of the summed ones.
+type Summed = Vec<(u64, u64, u64, Option<[u64; 4]>)>;
+
+/// Sums tokens read from their end into `shared`, the other heaps into
+/// its own sum, and records every heap.
+struct SumFromEnd<'s> {
+    shared: &'s std::sync::Mutex<Vec<u64>>,
+    own: Vec<u64>,
+    seen: Summed,
+}
+
+impl Fold for SumFromEnd<'_> {
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, _: &mut At<'_>) -> Result<(), Error> {
+        crate::nimsum::xor_keeping_longer(&mut self.own, heap.value.to_limbs());
+        let bits = heap.value.bit_length();
+        self.seen.push((index, heap.offset, bits, None));
+        Ok(())
+    }
+
+    fn long_heap(
+        &mut self,
+        index: u64,
+        long: LongHeap,
+        at: &mut At<'_>,
+    ) -> Result<Vec<u64>, Error> {
+        let heap = Heap {
+            offset: long.offset,
+            value: HeapValue::Limbs(long.into_limbs()),
+        };
+        self.heap(index, &heap, at)?;
+        Ok(Vec::new())
+    }
+
+    fn sums_from_end(&self) -> Option<u64> {
+        Some(u64::MAX)
+    }
+
+    fn xor_limbs(&self, first: u64, limbs: &[u64]) {
+        let mut sum = self.shared.lock().unwrap();
+        let end = first as usize + limbs.len();
+        if sum.len() < end {
+            sum.resize(end, 0);
+        }
+        for (s, l) in sum[first as usize..].iter_mut().zip(limbs) {
+            *s ^= l;
+        }
+    }
+
+    fn summed_heap(&mut self, index: u64, heap: &SummedHeap) -> Result<(), Error> {
+        let limbs = heap.bits.div_ceil(64);
+        let top = std::array::from_fn(|t| match (limbs + t as u64).checked_sub(4) {
+            Some(j) => heap.top_limb(j),
+            None => 0,
+        });
+        self.seen.push((index, heap.offset, heap.bits, Some(top)));
+        Ok(())
+    }
+
+    fn merge(&mut self, later: Self, heaps_before: u64) -> Result<(), Error> {
+        crate::nimsum::xor_keeping_longer(&mut self.own, later.own);
+        let shifted = later
+            .seen
+            .into_iter()
+            .map(|(i, o, b, t)| (i + heaps_before, o, b, t));
+        self.seen.extend(shifted);
+        Ok(())
+    }
+}
+
+/// `bits` or `hex` text of long tokens (every length modulo a limb's
+/// digits, leading zeros, `0x` now and then) among short ones, and now and
+/// then a bad byte.
+fn long_tokens(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
+    let alphabet: &[u8] = match format {
+        Format::Hex => b"0123456789abcdefABCDEF",
+        _ => b"01",
+    };
+    let mut out = Vec::new();
+    for _ in 0..rng.random_range(1..10) {
+        if format == Format::Hex && rng.random_bool(0.3) {
+            out.extend_from_slice(if rng.random_bool(0.5) { b"0x" } else { b"0X" });
+        }
+        let zeros = [0, 0, 1, 5, 64, 130][rng.random_range(0..6)];
+        out.extend(std::iter::repeat_n(b'0', zeros));
+        let len = match rng.random_range(0..3) {
+            0 => rng.random_range(1..70),
+            _ => rng.random_range(60..700),
+        };
+        out.extend((0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]));
+        out.extend_from_slice(&b" \n\r\t  "[..rng.random_range(1..6)]);
+    }
+    if rng.random_bool(0.1) {
+        let at = rng.random_range(0..out.len());
+        out[at] = [b'x', b'2', b'g', 0x0c][rng.random_range(0..4)];
+    }
+    out
+}
+
+/// The XOR of every heap the scanner finds, as little-endian limbs.
+fn xor_of_heaps(seen: &Seen) -> num_bigint::BigUint {
+    seen.iter()
+        .fold(num_bigint::BigUint::default(), |sum, (_, _, limbs, _)| {
+            sum ^ num_bigint::BigUint::from_slice(
+                &limbs
+                    .iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        })
+}
+
+#[test]
+fn tokens_read_from_their_end_sum_to_the_xor_of_the_heaps() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut summed_any = 0;
+    for format in [Format::Bits, Format::Hex] {
+        for round in 0..150 {
+            let data = long_tokens(&mut rng, format);
+            let expected = scanned(&data, format);
+            let mut file = tempfile::NamedTempFile::new().unwrap();
+            file.write_all(&data).unwrap();
+            let ranges = 1 + round % 4;
+            let map = round % 3 == 0;
+            let mut input = Input::open(file.path(), "t", map).unwrap();
+            let shared = std::sync::Mutex::new(Vec::new());
+            let make = || SumFromEnd {
+                shared: &shared,
+                own: Vec::new(),
+                seen: Vec::new(),
+            };
+            let context = format!("{format:?} {ranges} {:?}", String::from_utf8_lossy(&data));
+            let folded = run(&mut input, format, &tiny(ranges, false), make);
+            let (expected, folded) = match (expected, folded) {
+                (Ok(expected), Ok(folded)) => (expected, folded.fold),
+                (Err(offset), Err(Error::Input { offset: got, .. })) => {
+                    assert_eq!(got, offset, "{context}");
+                    continue;
+                }
+                (expected, folded) => panic!("{expected:?} {:?}: {context}", folded.err()),
+            };
+            let places: Vec<_> = expected
+                .iter()
+                .map(|(i, o, v, _)| (*i, *o, v.len()))
+                .collect();
+            let found: Vec<_> = folded
+                .seen
+                .iter()
+                .map(|(i, o, b, _)| (*i, *o, b.div_ceil(64) as usize))
+                .collect();
+            assert_eq!(found, places, "{context}");
+            for ((_, _, value, _), (_, _, bits, top)) in expected.iter().zip(&folded.seen) {
+                let Some(top) = top else { continue };
+                summed_any += 1;
+                let mut padded = vec![0; 4];
+                padded.extend_from_slice(value);
+                assert_eq!(top[..], padded[padded.len() - 4..], "{bits} {context}");
+            }
+            let mut sum = std::mem::take(&mut *shared.lock().unwrap());
+            crate::nimsum::xor_keeping_longer(&mut sum, folded.own);
+            let got = num_bigint::BigUint::from_slice(
+                &sum.iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            );
+            assert_eq!(got, xor_of_heaps(&expected), "{context}");
+        }
+    }
+    assert!(summed_any > 200, "{summed_any} tokens read from their end");
 }

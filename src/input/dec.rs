@@ -4,33 +4,32 @@
 //! converted to binary limbs by num-bigint, once, when the heap is read
 //! (unless leading zeros bring them down to 38 significant digits).
 //!
-//! Most tokens are short, so tokens are found and converted on a block
-//! path (`dec_blocks.rs`): 64 bytes at a time are classified into a
-//! digit mask ([`DecKernel::digit_mask`]), which gives each token's start
-//! and end with bit tricks and validates its bytes, and a token of up to
-//! 32 digits is converted from the 32 bytes that end at its end
-//! ([`DecKernel::short_value`]; one of 33 to 38 digits by
-//! [`decimal_word`]). What the block path does not take (a block with a
-//! bad byte, the last bytes of the slice, a token of more than 38 digits)
-//! goes through the general path: [`scan_digits`], which reports errors,
-//! then [`decimal_value`].
+//! Most tokens are short, so a token is first tried on a fast path that
+//! validates it, finds its end and computes its value in one go, eight
+//! bytes at a time with SWAR, each byte touched once. A token it does not
+//! take (more than 38 digits, too near the end of the slice, or followed by
+//! a bad byte) goes through the general path: [`scan_digits`], which
+//! reports errors, then [`decimal_value`].
 //!
-//! Measured on 1 GiB of 20-digit tokens: in a loop that only XORs the
-//! heaps, 5.4-5.9 ns a token against 7.4 for the SWAR path it replaced;
-//! inside `analyze -j 1`, 810-865 ms of user time against 780-820, a
-//! loss. The kernels are SSE2 (baseline on x86_64, so they inline into
-//! the loop) or AVX2, for which the driver compiles the whole loop of a
-//! piece for AVX2 (`visit_with_avx2`); even so the fold's closure is not
-//! inlined into it (LLVM refuses to inline a function with fewer target
-//! features that makes calls passing aggregates), so each heap costs a
-//! call.
+//! Vector versions were measured and left out. A block path (commit
+//! 9be77f7: 64 bytes classified at a time into a digit mask, each token's
+//! start and end found by bit scans with no branch on its length, values
+//! of up to 32 digits from the 32 bytes ending at the token's end, in
+//! SSE2 or AVX2) took a loop that only XORs the heaps from 7.4 to 5.4-5.9
+//! ns a 20-digit token, but inside `analyze -j 1` on 1 GiB of them it took
+//! 810-865 ms of user time against 780-820 for this path: there each
+//! token is parsed between larger pieces of work, and the block path's
+//! extra instructions (the classification, the masks, a longer chain to
+//! the value) cost more than the mispredicted branch on where a token
+//! ends saves. AVX2 behind runtime detection cannot inline into the
+//! scanner, nor the fold into a loop compiled for AVX2 (LLVM does not
+//! inline a function with fewer target features that makes calls passing
+//! aggregates), so it costs a call per token or per heap.
 
-use super::dec_blocks::BlockCursor;
-use super::decimal_digits::decimal_word;
+use super::decimal_digits::{decimal_word, parse8, parse_prefix, POWERS_OF_TEN};
 use super::page_release::PageReleaser;
-use super::token::{scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue, TokenScratch};
-use crate::arch::dec_tokens::{DecKernel, SHORT_DIGITS};
+use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
+use super::{Heap, HeapScanner, HeapValue};
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
@@ -43,8 +42,6 @@ pub struct DecScanner<'a> {
     pos: usize,
     base: u64,
     pages: PageReleaser<'a>,
-    blocks: BlockCursor,
-    kernel: DecKernel,
 }
 
 impl<'a> DecScanner<'a> {
@@ -55,55 +52,12 @@ impl<'a> DecScanner<'a> {
             pos: 0,
             base,
             pages: PageReleaser::NONE,
-            blocks: BlockCursor::at(0),
-            kernel: DecKernel::best(),
         }
     }
 
     /// Releases the pages of long heaps with `pages` as they are checked.
     pub(crate) fn releasing(self, pages: PageReleaser<'a>) -> Self {
         DecScanner { pages, ..self }
-    }
-
-    /// The value of the token of valid digits `start..end` (at most
-    /// [`WORD_DIGITS`]): from the 32 bytes ending at `end` if it has at
-    /// most 32 digits and they lie in `data`.
-    #[inline(always)]
-    fn short_value(&self, start: usize, end: usize) -> u128 {
-        let len = end - start;
-        match end.checked_sub(SHORT_DIGITS) {
-            Some(from) if len <= SHORT_DIGITS => {
-                let bytes = self.data[from..end].try_into().expect("32 bytes");
-                self.kernel.short_value(bytes, len)
-            }
-            _ => decimal_word(&self.data[start..end]),
-        }
-    }
-
-    /// The general path: the next token from the scanner's position, of
-    /// any length, or the first bad byte; the block path then starts again
-    /// after it.
-    #[inline(never)]
-    fn general_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
-        let start = skip_space(self.data, self.pos);
-        if start == self.data.len() {
-            self.pos = start;
-            return Ok(None);
-        }
-        let end = scan_digits(
-            self.data,
-            start,
-            self.base,
-            Digits::Decimal,
-            "a decimal digit (0-9) or whitespace",
-            self.pages,
-        )?;
-        self.pos = end;
-        self.blocks = BlockCursor::at(end);
-        Ok(Some(Heap {
-            offset: self.base + start as u64,
-            value: decimal_value(strip_leading_zeros(&self.data[start..end])),
-        }))
     }
 }
 
@@ -117,6 +71,60 @@ pub fn decimal_value(digits: &[u8]) -> HeapValue<'static> {
     )))
 }
 
+/// The eight bytes of `data` at `pos` as a little-endian word, if there.
+#[inline]
+fn word_at(data: &[u8], pos: usize) -> Option<u64> {
+    let bytes = data.get(pos..pos.checked_add(8)?)?;
+    Some(u64::from_le_bytes(bytes.try_into().expect("eight bytes")))
+}
+
+/// Where the first non-digit of `word` is (0-7), if it has one, and
+/// whether that byte is whitespace.
+#[inline]
+fn token_end_in(word: u64) -> Option<(usize, bool)> {
+    let stops = Digits::Decimal.non_digits(word);
+    if stops == 0 {
+        return None;
+    }
+    let len = (stops.trailing_zeros() / 8) as usize;
+    Some((len, is_space((word >> (8 * len)) as u8)))
+}
+
+/// The fast path: the end and value of the token at
+/// `start` if it has at most [`WORD_DIGITS`] digits (leading zeros
+/// included) and is followed by whitespace within `data`; `None` sends it
+/// to the general path. Eight bytes at a time, each validated and
+/// converted in the same step: up to 16 digits in `u64`, then in `u128`.
+#[inline(always)]
+fn swar_short_token(data: &[u8], start: usize) -> Option<(usize, u128)> {
+    let mut high = 0u64;
+    for pos in [start, start + 8] {
+        let word = word_at(data, pos)?;
+        if let Some((len, at_space)) = token_end_in(word) {
+            let value = high * POWERS_OF_TEN[len] + parse_prefix(word, len);
+            return at_space.then_some((pos + len, u128::from(value)));
+        }
+        high = high * 100_000_000 + parse8(word);
+    }
+    // Past 38 digits the value may wrap around, but such a token is then
+    // refused, whatever its value.
+    let mut value = u128::from(high);
+    for pos in [start + 16, start + 24, start + 32] {
+        let word = word_at(data, pos)?;
+        if let Some((len, at_space)) = token_end_in(word) {
+            let fits = pos + len - start <= WORD_DIGITS;
+            let value = value
+                .wrapping_mul(u128::from(POWERS_OF_TEN[len]))
+                .wrapping_add(u128::from(parse_prefix(word, len)));
+            return (at_space && fits).then_some((pos + len, value));
+        }
+        value = value
+            .wrapping_mul(100_000_000)
+            .wrapping_add(u128::from(parse8(word)));
+    }
+    None
+}
+
 impl<'a> HeapScanner<'a> for DecScanner<'a> {
     fn consumed(&self) -> usize {
         self.pos
@@ -124,60 +132,37 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
 
     #[inline(always)]
     fn next_heap(&mut self) -> Result<Option<Heap<'a>>, ParseError> {
-        match self.blocks.next_token(self.data, self.kernel, WORD_DIGITS) {
-            Some((start, end)) => Ok(Some(self.block_heap(start, end))),
-            None => self.general_heap(),
+        let start = skip_space(self.data, self.pos);
+        if start == self.data.len() {
+            self.pos = start;
+            return Ok(None);
         }
-    }
-
-    /// Builds each heap of the block path where `take` is inlined, so that
-    /// it stays in registers, and keeps the block cursor in a local, so
-    /// that it does too (the general path, out of line, takes the scanner
-    /// by reference).
-    #[inline(always)]
-    fn each_heap<E: From<ParseError>>(
-        &mut self,
-        _scratch: Option<&mut TokenScratch>,
-        mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        let mut blocks = self.blocks;
-        loop {
-            let heap = match blocks.next_token(self.data, self.kernel, WORD_DIGITS) {
-                Some((start, end)) => self.block_heap(start, end),
-                None => match self.general_heap()? {
-                    Some(heap) => {
-                        blocks = self.blocks;
-                        heap
-                    }
-                    None => return Ok(()),
-                },
-            };
-            // One call of `take`, so that it is inlined whole.
-            let taken = take(&heap);
-            if taken.is_err() {
-                self.blocks = blocks;
-                return taken;
-            }
+        if let Some((end, value)) = swar_short_token(self.data, start) {
+            // The byte at `end` is whitespace: the next token starts later.
+            self.pos = end + 1;
+            return Ok(Some(Heap {
+                offset: self.base + start as u64,
+                value: HeapValue::Word(value),
+            }));
         }
-    }
-}
-
-impl<'a> DecScanner<'a> {
-    /// The heap of the token `start..end` that the block path found.
-    #[inline(always)]
-    fn block_heap(&mut self, start: usize, end: usize) -> Heap<'a> {
-        // The byte at `end` is whitespace: the next token starts later.
-        self.pos = end + 1;
-        Heap {
+        let end = scan_digits(
+            self.data,
+            start,
+            self.base,
+            Digits::Decimal,
+            "a decimal digit (0-9) or whitespace",
+            self.pages,
+        )?;
+        self.pos = end;
+        Ok(Some(Heap {
             offset: self.base + start as u64,
-            value: HeapValue::Word(self.short_value(start, end)),
-        }
+            value: decimal_value(strip_leading_zeros(&self.data[start..end])),
+        }))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::decimal_digits::parse_prefix;
     use super::*;
     use num_bigint::BigUint;
 
@@ -234,15 +219,32 @@ mod tests {
         Ok((end, value))
     }
 
-    /// Checks the scanner on the token at `start` against [`reference`]:
-    /// it must give the reference's heap or error, byte for byte, whether
-    /// the token is read on the block path or the general one.
+    /// Checks the fast path and the scanner on the token at `start`
+    /// against [`reference`]: the fast path must take every valid token of
+    /// at most 38 digits whose words lie in `data`, refuse every bad one,
+    /// and agree with the reference on what it takes; the scanner must
+    /// give the reference's heap or error, byte for byte.
     fn check(data: &[u8], start: usize, what: &str) {
         let base = 1000;
         let expected = reference(data, start, base);
+        let found = swar_short_token(data, start);
+        match &expected {
+            Ok((end, value)) => {
+                let len = end - start;
+                let in_reach = len <= WORD_DIGITS && data.len() >= start + 8 * (len / 8 + 1);
+                match found {
+                    Some((fast_end, word)) => assert_eq!(
+                        (fast_end, HeapValue::Word(word)),
+                        (*end, value.clone()),
+                        "fast path: {what}"
+                    ),
+                    None => assert!(!in_reach, "fast path left a short token: {what}"),
+                }
+            }
+            Err(_) => assert_eq!(found, None, "fast path took a bad token: {what}"),
+        }
         let mut scanner = DecScanner {
             pos: start,
-            blocks: BlockCursor::at(start),
             ..DecScanner::new(data, base)
         };
         let heap = scanner.next_heap().map(|heap| {

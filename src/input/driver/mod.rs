@@ -31,8 +31,6 @@ mod tests;
 
 pub use reread::{heap_at, Reread};
 
-#[cfg(target_arch = "x86_64")]
-use super::dec::DecScanner;
 use super::lines::Lines;
 use super::long_tokens::{LongHeap, LongTail};
 use super::page_release::{PageReleaser, RELEASE_STEP_BYTES};
@@ -402,29 +400,7 @@ fn scan_piece<F: Fold>(
         at,
         released: None,
     };
-    match Scanner::new(format, piece, base) {
-        #[cfg(target_arch = "x86_64")]
-        Scanner::Dec(scanner) if crate::arch::cpu().avx2 => {
-            // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
-            unsafe { visit_with_avx2(scanner, visitor) }
-        }
-        scanner => scanner.visit(visitor),
-    }
-}
-
-/// The loop over the heaps of a `dec` piece compiled for AVX2, the fold
-/// included, so that the scanner's AVX2 kernels inline into it (see
-/// `input/dec.rs`).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn visit_with_avx2<F: Fold>(
-    scanner: DecScanner<'_>,
-    visitor: HeapLoop<'_, '_, F>,
-) -> Result<(), Stop> {
-    visitor.visit(scanner)
+    Scanner::new(format, piece, base).visit(visitor)
 }
 
 /// The loop over the heaps of one piece (see [`ScanVisitor`]): each heap
@@ -442,8 +418,6 @@ struct HeapLoop<'f, 'c, F> {
 impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
     type Output = Result<(), Stop>;
 
-    // Inlined whole into `visit_with_avx2`, so that it is compiled for AVX2.
-    #[inline(always)]
     fn visit<S: HeapScanner<'a>>(self, mut scanner: S) -> Result<(), Stop> {
         let HeapLoop {
             fold,

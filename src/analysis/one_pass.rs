@@ -28,7 +28,7 @@ use super::survey::Survey;
 use crate::error::Error;
 use crate::input::driver::{each_element, At, Fold};
 use crate::input::{trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock, SummedHeap};
-use crate::nimsum::{xor_keeping_longer, ByShift};
+use crate::nimsum::{xor_at, xor_keeping_longer, ByShift};
 use std::ops::Range;
 use std::sync::Mutex;
 
@@ -89,14 +89,7 @@ impl<'n> Shared<'n> {
     /// take turns read by read.
     fn xor_limbs(&self, first: u64, limbs: &[u64]) {
         let mut sum = self.long_sum.lock().expect("a range thread does not panic");
-        let first = first as usize;
-        let end = first + limbs.len();
-        if sum.len() < end {
-            sum.resize(end, 0);
-        }
-        for (s, l) in sum[first..end].iter_mut().zip(limbs) {
-            *s ^= l;
-        }
+        xor_at(&mut sum, first as usize, limbs);
     }
 }
 

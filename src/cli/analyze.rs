@@ -114,10 +114,7 @@ fn parse_range(text: &str) -> Result<Range<u64>, String> {
 
 /// Runs `analyze` and prints the report.
 pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    );
+    let threads = super::threads(args.threads);
     let options = Options {
         format: args.format.0,
         rule: args.rule,

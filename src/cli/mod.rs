@@ -95,6 +95,15 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
+/// The threads `-j N` asks for, or, without it, as many as the machine
+/// runs at once.
+pub fn threads(asked: Option<u64>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
 /// Parses a format name for `--format`, `--from`, `--to`.
 pub fn parse_format(text: &str) -> Result<Format, String> {
     Format::from_name(text).ok_or_else(|| {

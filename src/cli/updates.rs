@@ -39,10 +39,7 @@ pub struct UpdatesArgs {
 
 /// Runs `updates`: the position in FILE, then a line per update.
 pub fn run(args: UpdatesArgs) -> Result<(), Error> {
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    );
+    let threads = super::threads(args.threads);
     let options = UpdateOptions {
         format: args.format.0,
         rule: args.rule,

@@ -283,10 +283,7 @@ impl LongToken {
     /// offset of the digit holding it and which bit of that digit's value;
     /// `None` above the digits.
     pub fn bit_place(format: Format, digits: &Range<u64>, position: u64) -> Option<(u64, u32)> {
-        let bits_per_digit = match format {
-            Format::Hex => 4,
-            _ => 1,
-        };
+        let bits_per_digit = bits_per_digit(format);
         let from_end = position / bits_per_digit;
         let at = digits.end.checked_sub(from_end + 1)?;
         (at >= digits.start).then_some((at, (position % bits_per_digit) as u32))
@@ -301,10 +298,11 @@ impl LongToken {
     }
 
     fn digit_class(&self) -> (Digits, &'static str) {
-        match self.format {
-            Format::Hex => (Digits::Hex, super::hex::EXPECTED),
-            _ => (Digits::Binary, super::bits::EXPECTED),
-        }
+        let expected = match self.format {
+            Format::Hex => super::hex::EXPECTED,
+            _ => super::bits::EXPECTED,
+        };
+        (digit_class(self.format), expected)
     }
 
     /// Packs checked digits: the partial group first, then whole groups.
@@ -345,11 +343,27 @@ impl LongToken {
     }
 }
 
-/// The digits of a token format per 64-bit limb.
-fn digits_per_limb(format: Format) -> usize {
+/// The digits of a token format (`bits` or `hex`) per 64-bit limb.
+pub(super) fn digits_per_limb(format: Format) -> usize {
     match format {
         Format::Hex => 16,
         _ => 64,
+    }
+}
+
+/// The bits of one digit of a token format.
+pub(super) fn bits_per_digit(format: Format) -> u64 {
+    match format {
+        Format::Hex => 4,
+        _ => 1,
+    }
+}
+
+/// The class of a token format's digits.
+pub(super) fn digit_class(format: Format) -> Digits {
+    match format {
+        Format::Hex => Digits::Hex,
+        _ => Digits::Binary,
     }
 }
 

@@ -17,10 +17,11 @@
 //! reader, which reports the input's first error; the limbs XORed until
 //! then are never read, since the pass fails.
 
+use super::long_tokens::{digit_class, digits_per_limb, LongToken};
 use super::token::is_space;
 use super::Format;
 use crate::arch::digits;
-use crate::arch::token_end::{first_non_digit, Digits};
+use crate::arch::token_end::first_non_digit;
 use std::ops::Range;
 
 /// The most significant limbs a [`SummedHeap`] keeps.
@@ -83,31 +84,9 @@ pub struct TokenFromEnd {
 }
 
 impl TokenFromEnd {
-    /// Whether tokens of `format` can be read from their end.
-    pub fn reads(format: Format) -> bool {
-        matches!(format, Format::Bits | Format::Hex)
-    }
-
-    /// The digits of one limb of `format`; a chunk other than the token's
-    /// top must hold a whole number of limbs.
-    pub fn digits_per_limb(format: Format) -> u64 {
-        match format {
-            Format::Hex => 16,
-            _ => 64,
-        }
-    }
-
-    /// The bits of one digit of `format`.
-    pub fn bits_per_digit(format: Format) -> u64 {
-        match format {
-            Format::Hex => 4,
-            _ => 1,
-        }
-    }
-
     /// A token whose last digit is the byte before `end`.
     pub fn new(format: Format, end: u64) -> TokenFromEnd {
-        debug_assert!(TokenFromEnd::reads(format));
+        debug_assert!(LongToken::reads(format));
         TokenFromEnd {
             format,
             end,
@@ -119,7 +98,7 @@ impl TokenFromEnd {
 
     /// The offset of the lowest byte not yet taken.
     pub fn next_end(&self) -> u64 {
-        self.end - self.limbs_done * TokenFromEnd::digits_per_limb(self.format)
+        self.end - self.limbs_done * digits_per_limb(self.format) as u64
     }
 
     /// Takes the chunk of bytes just below [`TokenFromEnd::next_end`],
@@ -137,10 +116,7 @@ impl TokenFromEnd {
         xor: impl FnOnce(u64, &[u64]),
     ) -> FromEnd {
         debug_assert_eq!(lo + chunk.len() as u64, self.next_end());
-        let digits = match self.format {
-            Format::Hex => Digits::Hex,
-            _ => Digits::Binary,
-        };
+        let digits = digit_class(self.format);
         let stop = match first_non_digit(chunk, 0, digits) {
             end if end == chunk.len() => None,
             _ => chunk.iter().rposition(|&b| !digits.is_digit(b)),
@@ -180,7 +156,7 @@ impl TokenFromEnd {
     /// XORs the value of `digits`, the next limbs from the end, into the
     /// sum, keeping the top limbs.
     fn xor_digits(&mut self, digits: &[u8], xor: impl FnOnce(u64, &[u64])) {
-        let limbs = (digits.len() as u64).div_ceil(TokenFromEnd::digits_per_limb(self.format));
+        let limbs = digits.len().div_ceil(digits_per_limb(self.format)) as u64;
         self.scratch.clear();
         self.scratch.resize(limbs as usize, 0);
         match self.format {
@@ -269,14 +245,8 @@ mod tests {
             let hi = token.next_end() as usize;
             let lo = hi.saturating_sub(chunk).max(floor);
             let before = [1, 2].map(|k| lo.checked_sub(k).filter(|&i| i >= floor).map(|i| text[i]));
-            let xor = |first: u64, limbs: &[u64]| {
-                let first = first as usize;
-                sum.resize(sum.len().max(first + limbs.len()), 0);
-                sum[first..]
-                    .iter_mut()
-                    .zip(limbs)
-                    .for_each(|(s, l)| *s ^= l);
-            };
+            let xor =
+                |first: u64, limbs: &[u64]| crate::nimsum::xor_at(&mut sum, first as usize, limbs);
             match token.take(&text[lo..hi], lo as u64, floor as u64, before, xor) {
                 FromEnd::More => continue,
                 done => return (done, sum),
@@ -311,7 +281,7 @@ mod tests {
             (Format::Bits, &b"01"[..], 2),
             (Format::Hex, &b"0123456789abcdefABCDEF"[..], 16),
         ] {
-            let per_limb = TokenFromEnd::digits_per_limb(format) as usize;
+            let per_limb = digits_per_limb(format);
             for len in 64..64 + 4 * per_limb + 1 {
                 for (zeros, lead) in [(0, " "), (3, "\n"), (200, "  "), (0, "\t0x"), (70, " 0X")] {
                     if lead.ends_with(['x', 'X']) && format == Format::Bits {

@@ -83,6 +83,18 @@ pub fn to_hex(limbs: &[u64]) -> String {
     hex
 }
 
+/// XORs `limbs` into `sum` from limb `first` up, growing `sum` with zeros
+/// where it is shorter.
+pub fn xor_at(sum: &mut Vec<u64>, first: usize, limbs: &[u64]) {
+    let end = first + limbs.len();
+    if sum.len() < end {
+        sum.resize(end, 0);
+    }
+    for (s, l) in sum[first..end].iter_mut().zip(limbs) {
+        *s ^= l;
+    }
+}
+
 /// XORs `other` into `sum`, keeping the longer of the two vectors as the
 /// sum, so that nothing is allocated; returns the other one, whose memory
 /// can be reused.

@@ -15,6 +15,7 @@
 
 use super::{Fold, Stop};
 use crate::error::Error;
+use crate::input::long_tokens::{bits_per_digit, digits_per_limb};
 use crate::input::progress;
 use crate::input::source::FileInput;
 use crate::input::tokens_from_end::{FromEnd, SummedHeap, TokenFromEnd};
@@ -58,7 +59,7 @@ impl Zone {
         let Some(max_bits) = fold.sums_from_end() else {
             return Ok(false);
         };
-        let bits_per_digit = TokenFromEnd::bits_per_digit(reader.format);
+        let bits_per_digit = bits_per_digit(reader.format);
         if (self.start - floor).saturating_mul(bits_per_digit) > max_bits {
             return Ok(false);
         }
@@ -106,7 +107,7 @@ pub(super) struct Backward<'a> {
 impl<'a> Backward<'a> {
     /// Reads `file` of `format` in chunks of about `read_bytes`.
     pub(super) fn new(file: &'a FileInput, format: Format, read_bytes: usize) -> Self {
-        let limb = TokenFromEnd::digits_per_limb(Format::Bits) as usize;
+        let limb = digits_per_limb(Format::Bits);
         Backward {
             file,
             format,

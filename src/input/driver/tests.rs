@@ -218,33 +218,12 @@ impl Fold for SumFromEnd<'_> {
         Ok(())
     }
 
-    fn long_heap(
-        &mut self,
-        index: u64,
-        long: LongHeap,
-        at: &mut At<'_>,
-    ) -> Result<Vec<u64>, Error> {
-        let heap = Heap {
-            offset: long.offset,
-            value: HeapValue::Limbs(long.into_limbs()),
-        };
-        self.heap(index, &heap, at)?;
-        Ok(Vec::new())
-    }
-
     fn sums_from_end(&self) -> Option<u64> {
         Some(u64::MAX)
     }
 
     fn xor_limbs(&self, first: u64, limbs: &[u64]) {
-        let mut sum = self.shared.lock().unwrap();
-        let end = first as usize + limbs.len();
-        if sum.len() < end {
-            sum.resize(end, 0);
-        }
-        for (s, l) in sum[first as usize..].iter_mut().zip(limbs) {
-            *s ^= l;
-        }
+        crate::nimsum::xor_at(&mut self.shared.lock().unwrap(), first as usize, limbs);
     }
 
     fn summed_heap(&mut self, index: u64, heap: &SummedHeap) -> Result<(), Error> {

@@ -17,8 +17,8 @@
 //!   again.
 
 use super::budget::Counting;
-use crate::arch::columns::{ColumnCounter, STEP};
-use crate::input::{Format, HeapValue};
+use crate::arch::columns::{self, ColumnCounter, STEP};
+use crate::input::{Format, HeapValue, RawBlock};
 
 /// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
 pub const TOP_LIMBS: u64 = 2;
@@ -197,6 +197,19 @@ impl TopCounts {
         }
     }
 
+    /// Counts a block of heaps of at most 64 bits, `bits` the longest's
+    /// length, with the column loops of raw arrays.
+    #[inline]
+    pub fn add_raw(&mut self, block: &RawBlock<'_>, bits: u64) {
+        let limbs = bits.div_ceil(64);
+        if limbs > self.top() {
+            self.raise(limbs);
+        }
+        if self.low == 0 && limbs == 1 {
+            columns::tally(block.bytes, block.width, &mut self.limbs[0].counter);
+        }
+    }
+
     /// How many heaps have bit `position` set; `None` below the counted
     /// positions.
     pub fn count(&self, position: u64) -> Option<u64> {
@@ -275,6 +288,21 @@ impl HolderCounts {
             HolderCounts::Every(counts) => counts.add_limbs(bits, limb),
             HolderCounts::Top(counts) => counts.add_limbs(bits, limb),
             HolderCounts::Columns(counter) => counter.add_word(limb(0)),
+            HolderCounts::Off => {}
+        }
+    }
+
+    /// Counts a block of heaps of at most 64 bits, `bits` the longest's
+    /// length.
+    pub fn add_raw(&mut self, block: &RawBlock<'_>, bits: u64) {
+        match self {
+            HolderCounts::Every(counts) => {
+                block.elements().for_each(|w| counts.add_limbs(bits, |_| w))
+            }
+            HolderCounts::Top(counts) => counts.add_raw(block, bits),
+            HolderCounts::Columns(counter) => {
+                columns::tally(block.bytes, block.width, counter);
+            }
             HolderCounts::Off => {}
         }
     }

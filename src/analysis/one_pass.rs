@@ -26,8 +26,10 @@ use super::holder_counts::HolderCounts;
 use super::raw_arrays;
 use super::survey::Survey;
 use crate::error::Error;
-use crate::input::driver::{each_element, At, Fold};
-use crate::input::{trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock, SummedHeap};
+use crate::input::driver::{each_element, each_word, At, Fold};
+use crate::input::{
+    trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock, SummedHeap, WordBlock,
+};
 use crate::nimsum::{xor_at, xor_keeping_longer, ByShift};
 use std::ops::Range;
 use std::sync::Mutex;
@@ -342,6 +344,56 @@ impl Fold for OnePass<'_> {
                         candidates.offer(block.position(i), None, &HeapValue::Word(value.into()));
                     kept.map_err(|e| Error::io(self.shared.name, e))?;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    /// Takes a block of heaps of at most 64 bits as a block of a raw
+    /// array is taken: the sums, the survey and the counts with loops
+    /// over the block, the candidates only when the block's OR holds a
+    /// new bit. Wider heaps, and a block wider than the window, go one by
+    /// one.
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let Some(raw) = block.as_raw() else {
+            return each_word(self, block, at);
+        };
+        let (xor, tally) = raw_arrays::sums(&raw);
+        let bits = u64::from(64 - tally.or.leading_zeros());
+        if bits > self.shared.window_bits && self.sum.is_some() {
+            return each_word(self, block, at);
+        }
+        let first_one = self.survey.first_one.is_none();
+        let piece = raw_arrays::survey_of(raw.len(), &tally, |wanted| {
+            raw.elements().position(wanted).map(|i| block.position(i))
+        });
+        self.survey.merge(&piece);
+        if let Some(sum) = &mut self.sum {
+            sum.limbs[0] ^= xor;
+        }
+        self.counts.add_raw(&raw, bits);
+        let Some(candidates) = &mut self.candidates else {
+            return Ok(());
+        };
+        let one_at = piece.first_one.filter(|_| first_one);
+        let new_bit = candidates.holds_new_bit(&HeapValue::Word(u128::from(tally.or)));
+        if !new_bit && one_at.is_none() {
+            return Ok(());
+        }
+        // In file order: a stream's lines are counted forward.
+        for (i, word) in raw.elements().enumerate() {
+            let (pos, value) = (block.position(i), HeapValue::Word(u128::from(word)));
+            if new_bit && candidates.holds_new_bit(&value) {
+                let line = at.line(pos.offset);
+                let kept = candidates.offer(pos, line, &value);
+                kept.map_err(|e| Error::io(self.shared.name, e))?;
+            }
+            if one_at == Some(pos) {
+                self.first_one_line = at.line(pos.offset);
             }
         }
         Ok(())

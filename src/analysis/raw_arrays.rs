@@ -12,7 +12,7 @@
 
 use super::survey::Survey;
 use crate::arch::columns::{self, load, BlockTally, ColumnCounter};
-use crate::input::RawBlock;
+use crate::input::{HeapPos, RawBlock};
 
 /// The XOR of the block's elements, and the tally of their OR, zeros and
 /// ones.
@@ -34,7 +34,16 @@ pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> BlockTally {
 /// The survey of the block from its tally: the first 1 and the first heap
 /// ≥ 2 are looked up only when the tally says the block has them.
 pub fn survey(block: &RawBlock<'_>, tally: &BlockTally) -> Survey {
-    let heaps = block.len();
+    survey_of(block.len(), tally, |wanted| block.first(wanted))
+}
+
+/// The survey of `heaps` elements from their tally; `first(wanted)` finds
+/// the first element for which `wanted` holds.
+pub fn survey_of(
+    heaps: u64,
+    tally: &BlockTally,
+    first: impl Fn(fn(u64) -> bool) -> Option<HeapPos>,
+) -> Survey {
     let big = heaps - tally.zeros - tally.ones;
     Survey {
         heaps,
@@ -42,8 +51,8 @@ pub fn survey(block: &RawBlock<'_>, tally: &BlockTally) -> Survey {
         ones: tally.ones,
         big,
         max_bit_length: u64::from(64 - tally.or.leading_zeros()),
-        first_one: (tally.ones > 0).then(|| block.first(|v| v == 1)).flatten(),
-        first_big: (big > 0).then(|| block.first(|v| v >= 2)).flatten(),
+        first_one: (tally.ones > 0).then(|| first(|v| v == 1)).flatten(),
+        first_big: (big > 0).then(|| first(|v| v >= 2)).flatten(),
     }
 }
 

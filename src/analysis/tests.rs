@@ -363,3 +363,62 @@ fn small_budgets_take_the_windowed_passes_on_one_thread() {
     // The survey holds the whole nim-sum; the first-holder search.
     assert_eq!((facts.stats.passes, facts.stats.threads), (2, 1));
 }
+
+/// `report` without what depends on the encoding: the input, and the
+/// move's offset.
+fn without_offsets(mut report: serde_json::Value) -> serde_json::Value {
+    let object = report.as_object_mut().unwrap();
+    object.remove("input");
+    if let Some(serde_json::Value::Object(found)) = object.get_mut("move") {
+        found.remove("offset");
+    }
+    report
+}
+
+#[test]
+fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for round in 0..40 {
+        // Blocks of up to 256 heaps: full ones, a heap ≥ 2^64 now and then
+        // (taken one by one), zeros and ones, the first 1 late, and in
+        // some rounds no heap above 1.
+        let count = rng.random_range(0..1500);
+        let first_one = rng.random_range(0..2000);
+        let (mut dec, mut bits) = (Vec::new(), Vec::new());
+        for i in 0..count {
+            let value: u128 = match rng.random_range(0..8) {
+                0 => 0,
+                // Heaps of 0 and 1 only: the move takes the first 1.
+                _ if round % 5 == 4 => u128::from(i >= first_one && rng.random_bool(0.5)),
+                1 if i >= first_one => 1,
+                2 if round % 3 == 0 => rng.random::<u128>() >> rng.random_range(0..64),
+                _ => u128::from(rng.random::<u64>() >> rng.random_range(0..63)) | 2,
+            };
+            let separator = [" ", "\n", " \r\n", "\t\n\n"][rng.random_range(0..4)];
+            dec.extend(format!("{value}{separator}").bytes());
+            bits.extend(format!("{value:b}{separator}").bytes());
+        }
+        let options = round_options(round);
+        let report = |data: &[u8], format: Format, how: usize| {
+            let facts = match how {
+                0 | 1 => {
+                    let file = file_of(data);
+                    let mut input = Input::open(file.path(), "t", how == 0).unwrap();
+                    super::analyze(&mut input, format, &options)
+                }
+                _ => {
+                    let mut input = Input::stream(Box::new(data), "t");
+                    super::analyze(&mut input, format, &options)
+                }
+            };
+            without_offsets(report_of(facts.unwrap(), data, format, &options))
+        };
+        for how in 0..3 {
+            assert_eq!(
+                report(&dec, Format::Dec, how),
+                report(&bits, Format::Bits, how),
+                "round {round}, read {how}"
+            );
+        }
+    }
+}

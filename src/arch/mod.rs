@@ -9,6 +9,8 @@
 //!
 //! * [`token_end`]: where a `bits`, `hex` or `dec` token ends (the digit
 //!   classes, the first non-digit; AVX2).
+//! * [`dec_tokens`]: a block of `dec` text classified into a digit mask,
+//!   and the value of a short decimal token (SSE2).
 //! * [`hex_pack`]: a short `hex` token checked and packed into 64-bit
 //!   groups in one pass (AVX2, AVX-512 VBMI).
 //! * [`digits`]: any 64-bit limb of a binary or hex digit string or of
@@ -41,6 +43,7 @@
 //! accumulators call into it, never the other way round.
 //!
 //! [`token_end`]: crate::arch::token_end
+//! [`dec_tokens`]: crate::arch::dec_tokens
 //! [`hex_pack`]: crate::arch::hex_pack
 //! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
@@ -51,6 +54,7 @@
 //! [`Cpu::detected`]: crate::arch::Cpu::detected
 
 pub mod columns;
+pub mod dec_tokens;
 pub mod digits;
 pub mod grundy_words;
 pub mod hex_pack;
@@ -107,6 +111,9 @@ pub fn simd_cap_from_env() -> Result<SimdCap, String> {
 /// The SIMD features the kernels may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cpu {
+    /// SSE2: baseline on x86_64, so present there unless the cap is
+    /// `portable`.
+    pub sse2: bool,
     /// AVX2.
     pub avx2: bool,
     /// AVX-512 F and BW with POPCNT: what the column counter needs.
@@ -122,6 +129,7 @@ pub struct Cpu {
 impl Cpu {
     /// No SIMD at all: every kernel runs its portable build.
     pub const PORTABLE: Cpu = Cpu {
+        sse2: false,
         avx2: false,
         avx512: false,
         avx512_vbmi: false,
@@ -136,6 +144,7 @@ impl Cpu {
             use std::arch::is_x86_feature_detected as has;
             let avx512_base = has!("avx512f") && has!("avx512bw");
             Cpu {
+                sse2: true,
                 avx2: has!("avx2"),
                 avx512: avx512_base && has!("popcnt"),
                 avx512_vbmi: avx512_base && has!("avx512vbmi"),
@@ -150,6 +159,7 @@ impl Cpu {
     /// features away, so whatever the result reports, the CPU has.
     pub fn capped(self, cap: SimdCap) -> Cpu {
         Cpu {
+            sse2: self.sse2 && cap >= SimdCap::Avx2,
             avx2: self.avx2 && cap >= SimdCap::Avx2,
             avx512: self.avx512 && cap >= SimdCap::Avx512,
             avx512_vbmi: self.avx512_vbmi && cap >= SimdCap::Avx512,
@@ -173,13 +183,14 @@ pub fn cpu() -> Cpu {
 mod tests {
     use super::*;
 
-    /// Every combination of the four features.
+    /// Every combination of the five features.
     fn every_cpu() -> impl Iterator<Item = Cpu> {
-        (0..16).map(|bits: u8| Cpu {
+        (0..32).map(|bits: u8| Cpu {
             avx2: bits & 1 != 0,
             avx512: bits & 2 != 0,
             avx512_vbmi: bits & 4 != 0,
             avx512_ifma: bits & 8 != 0,
+            sse2: bits & 16 != 0,
         })
     }
 
@@ -190,6 +201,7 @@ mod tests {
         for detected in every_cpu() {
             for cap in CAPS {
                 let used = detected.capped(cap);
+                assert!(!used.sse2 || detected.sse2, "{detected:?} {cap:?}");
                 assert!(!used.avx2 || detected.avx2, "{detected:?} {cap:?}");
                 assert!(!used.avx512 || detected.avx512, "{detected:?} {cap:?}");
                 assert!(
@@ -211,6 +223,7 @@ mod tests {
             assert_eq!(
                 detected.capped(SimdCap::Avx2),
                 Cpu {
+                    sse2: detected.sse2,
                     avx2: detected.avx2,
                     ..Cpu::PORTABLE
                 }

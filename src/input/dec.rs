@@ -4,32 +4,38 @@
 //! converted to binary limbs by num-bigint, once, when the heap is read
 //! (unless leading zeros bring them down to 38 significant digits).
 //!
-//! Most tokens are short, so a token is first tried on a fast path that
-//! validates it, finds its end and computes its value in one go, eight
-//! bytes at a time with SWAR, each byte touched once. A token it does not
-//! take (more than 38 digits, too near the end of the slice, or followed by
-//! a bad byte) goes through the general path: [`scan_digits`], which
-//! reports errors, then [`decimal_value`].
+//! Most tokens are short, and two paths take them without the general
+//! one:
 //!
-//! Vector versions were measured and left out. A block path (commit
-//! 9be77f7: 64 bytes classified at a time into a digit mask, each token's
-//! start and end found by bit scans with no branch on its length, values
-//! of up to 32 digits from the 32 bytes ending at the token's end, in
-//! SSE2 or AVX2) took a loop that only XORs the heaps from 7.4 to 5.4-5.9
-//! ns a 20-digit token, but inside `analyze -j 1` on 1 GiB of them it took
-//! 810-865 ms of user time against 780-820 for this path: there each
-//! token is parsed between larger pieces of work, and the block path's
-//! extra instructions (the classification, the masks, a longer chain to
-//! the value) cost more than the mispredicted branch on where a token
-//! ends saves. AVX2 behind runtime detection cannot inline into the
-//! scanner, nor the fold into a loop compiled for AVX2 (LLVM does not
-//! inline a function with fewer target features that makes calls passing
-//! aggregates), so it costs a call per token or per heap.
+//! - the block path, for a pass whose fold takes heaps in blocks
+//!   ([`HeapScanner::fill_words`]): 64 bytes at a time are classified into
+//!   a digit mask, each token's start and end found in it with bit scans
+//!   (`dec_blocks.rs`), and a token's value read from the 32 bytes that
+//!   end at its end (kernels in `arch/dec_tokens`). Its loop does nothing
+//!   but parse into a buffer, so it is compiled for AVX2 as a whole where
+//!   the CPU has it, one call per block of heaps;
+//! - a fast path for a fold that takes heaps one at a time
+//!   ([`HeapScanner::next_heap`]), which validates a token, finds its end
+//!   and computes its value in one go, eight bytes at a time with SWAR.
+//!
+//! A token neither takes (more than 38 digits, too near the end of the
+//! slice, or with a bad byte near it) goes through the general path:
+//! [`scan_digits`], which reports errors, then [`decimal_value`].
+//!
+//! Measured on 1 GiB of 20-digit tokens, `analyze` on two threads: heaps
+//! taken one at a time between two SWAR parses, 0.47 s (about 7 ns of
+//! parse and 8-9 of fold a heap, the fold's 128-bit work between parses
+//! not vectorised); in blocks, 0.20 s. The block path had been tried on
+//! the one-at-a-time loop first (commit 9be77f7) and lost there: AVX2
+//! could not inline into the scanner, nor the fold into a loop compiled
+//! for AVX2.
 
+use super::dec_blocks::BlockCursor;
 use super::decimal_digits::{decimal_word, parse8, parse_prefix, POWERS_OF_TEN};
 use super::page_release::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue};
+use super::{Heap, HeapScanner, HeapValue, WordBuffer};
+use crate::arch::dec_tokens::{DecKernel, SHORT_DIGITS};
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
@@ -125,9 +131,73 @@ fn swar_short_token(data: &[u8], start: usize) -> Option<(usize, u128)> {
     None
 }
 
+impl DecScanner<'_> {
+    /// [`HeapScanner::fill_words`] with `kernel`: the tokens the block
+    /// cursor finds, from the scanner's position, until one it leaves to
+    /// [`HeapScanner::next_heap`]. The cursor starts again at each call:
+    /// one more 64-byte block classified per block of heaps.
+    #[inline(always)]
+    fn fill_words_with(&mut self, kernel: DecKernel, words: &mut WordBuffer) {
+        let mut blocks = BlockCursor::at(self.pos);
+        while !words.is_full() {
+            let Some((start, end)) = blocks.next_token(self.data, kernel, WORD_DIGITS) else {
+                return;
+            };
+            words.push(
+                self.base + start as u64,
+                self.short_value(kernel, start, end),
+            );
+            // The byte at `end` is whitespace: the next token starts later.
+            self.pos = end + 1;
+        }
+    }
+
+    /// [`DecScanner::fill_words_with`] compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn fill_words_avx2(&mut self, words: &mut WordBuffer) {
+        self.fill_words_with(DecKernel::Avx2, words);
+    }
+
+    /// The value of the token of valid digits `start..end` (at most
+    /// [`WORD_DIGITS`]): from the 32 bytes ending at `end` if it has at
+    /// most 32 digits and they lie in `data`.
+    #[inline(always)]
+    fn short_value(&self, kernel: DecKernel, start: usize, end: usize) -> u128 {
+        let len = end - start;
+        match end.checked_sub(SHORT_DIGITS) {
+            Some(from) if len <= SHORT_DIGITS => {
+                let bytes = self.data[from..end].try_into().expect("32 bytes");
+                kernel.short_value(bytes, len)
+            }
+            _ => decimal_word(&self.data[start..end]),
+        }
+    }
+}
+
 impl<'a> HeapScanner<'a> for DecScanner<'a> {
     fn consumed(&self) -> usize {
         self.pos
+    }
+
+    const FILLS_WORDS: bool = true;
+
+    /// The block path's tokens, one after another, with nothing else in
+    /// the loop: compiled for AVX2 where the CPU has it (called once per
+    /// block of heaps, so the call costs nothing per heap).
+    fn fill_words(&mut self, words: &mut WordBuffer) {
+        match DecKernel::best() {
+            #[cfg(target_arch = "x86_64")]
+            DecKernel::Avx2 => {
+                // SAFETY: `best` picks the AVX2 build only where `cpu()`
+                // reports AVX2, which it does only where the CPU has it.
+                unsafe { self.fill_words_avx2(words) }
+            }
+            kernel => self.fill_words_with(kernel, words),
+        }
     }
 
     #[inline(always)]
@@ -346,6 +416,52 @@ mod tests {
             }
         };
         assert_eq!((heaps, error), expected, "next_heap: {what}");
+        for kernel in kernels() {
+            let found = in_blocks(DecScanner::new(data, base), kernel);
+            assert_eq!(found, expected, "blocks, {kernel:?}: {what}");
+        }
+    }
+
+    /// Every build of the block kernels this CPU has.
+    fn kernels() -> Vec<DecKernel> {
+        let mut kernels = vec![DecKernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.push(DecKernel::Sse2);
+            if crate::arch::Cpu::detected().avx2 {
+                kernels.push(DecKernel::Avx2);
+            }
+        }
+        kernels
+    }
+
+    /// The heaps of `scanner` as the driver reads them from a scanner that
+    /// fills blocks: blocks, and one heap after each that is not full.
+    fn in_blocks(
+        mut scanner: DecScanner<'_>,
+        kernel: DecKernel,
+    ) -> (Vec<(u64, HeapValue<'static>)>, Option<ParseError>) {
+        let (mut heaps, mut words) = (Vec::new(), WordBuffer::default());
+        loop {
+            scanner.fill_words_with(kernel, &mut words);
+            let block = words.block(0);
+            for i in 0..block.len() {
+                let value = HeapValue::Limbs(block.heap(i).value.to_limbs());
+                heaps.push((block.offsets[i], value));
+            }
+            let full = words.is_full();
+            words.clear();
+            if full {
+                continue;
+            }
+            match scanner.next_heap() {
+                Ok(Some(heap)) => {
+                    heaps.push((heap.offset, HeapValue::Limbs(heap.value.to_limbs())))
+                }
+                Ok(None) => return (heaps, None),
+                Err(error) => return (heaps, Some(error)),
+            }
+        }
     }
 
     /// A text of random tokens of 1 to 45 digits (40 at most when

@@ -1,9 +1,10 @@
 //! Decimal digits to numbers, eight at a time (SWAR): the arithmetic
 //! shared by the `dec` scanner, the limbs of long decimal tokens and the
 //! game-graph reader. A word of eight ASCII digits, loaded little-endian,
-//! becomes its value in three multiplications; a shorter prefix is shifted
-//! into place first.
+//! becomes its value in three multiplications
+//! ([`combine8`]); a shorter prefix is shifted into place first.
 
+use crate::arch::dec_tokens::combine8;
 use crate::arch::token_end::ASCII_ZEROS;
 
 /// `10^k` for `k` up to 19, by `k`.
@@ -16,22 +17,6 @@ pub(crate) const POWERS_OF_TEN: [u64; 20] = {
     }
     powers
 };
-
-/// The number held in a word of eight digit values (`0`-`9`, one per byte,
-/// the first byte most significant), with SWAR: one multiplication makes
-/// the four two-digit pairs (in bytes 0, 2, 4 and 6), then two more weigh
-/// them (by 10^6 and 100, and by 10^4 and 1) and sum them in bits 32-63.
-/// The products overflow only in bits that are discarded.
-#[inline(always)]
-fn combine8(digits: u64) -> u64 {
-    const PAIRS_0_2: u64 = 0x0000_00ff_0000_00ff;
-    const WEIGHTS_0_2: u64 = 100 + (1_000_000 << 32);
-    const WEIGHTS_1_3: u64 = 1 + (10_000 << 32);
-    let pairs = digits * 10 + (digits >> 8);
-    let even = (pairs & PAIRS_0_2).wrapping_mul(WEIGHTS_0_2);
-    let odd = ((pairs >> 16) & PAIRS_0_2).wrapping_mul(WEIGHTS_1_3);
-    even.wrapping_add(odd) >> 32
-}
 
 /// The value of the eight ASCII decimal digits of `word` (loaded
 /// little-endian, so its first byte is the most significant digit).

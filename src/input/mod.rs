@@ -22,6 +22,7 @@
 
 mod bits;
 mod dec;
+mod dec_blocks;
 mod decimal_digits;
 mod decimal_limbs;
 pub(crate) mod driver;
@@ -39,6 +40,7 @@ pub(crate) mod source;
 mod token;
 mod tokens_from_end;
 mod unary;
+mod words;
 
 pub(crate) use decimal_digits::{parse8, parse_prefix, POWERS_OF_TEN};
 pub use format::{detect, format_of, Format, NIMB_HEADER};
@@ -49,6 +51,7 @@ pub(crate) use page_release::PageReleaser;
 pub(crate) use raw::{trailing_bytes_error, RawBlock};
 pub(crate) use token::is_space;
 pub(crate) use tokens_from_end::SummedHeap;
+pub use words::{WordBlock, WordBuffer, WORDS_PER_BLOCK};
 
 use crate::arch::digits;
 use crate::error::ParseError;
@@ -252,6 +255,16 @@ pub trait HeapScanner<'a> {
 
     /// How many bytes of the slice the heaps so far took (a heap boundary).
     fn consumed(&self) -> usize;
+
+    /// Whether the scanner parses short heaps a block at a time
+    /// ([`HeapScanner::fill_words`]).
+    const FILLS_WORDS: bool = false;
+
+    /// Parses heaps of at most 128 bits into `words` until it is full or
+    /// the next heap is one the block loop does not take (a long one, one
+    /// near the end of the slice, a bad byte, the end), which is left to
+    /// [`HeapScanner::next_heap`].
+    fn fill_words(&mut self, _words: &mut WordBuffer) {}
 
     /// Calls `take` with each heap in turn, up to the end of the slice or
     /// the first error. Given `scratch`, a format may convert a heap into

@@ -40,7 +40,7 @@ use super::source::{Input, RandomAccess, Reading};
 use super::tokens_from_end::SummedHeap;
 use super::{
     trailing_bytes_error, Format, Heap, HeapScanner, HeapValue, RawBlock, ScanVisitor, Scanner,
-    TokenScratch,
+    TokenScratch, WordBlock, WordBuffer,
 };
 use crate::error::{Error, ParseError};
 use in_place::read_in_place;
@@ -122,6 +122,19 @@ pub trait Fold: Send + Sized {
         each_element(self, block)
     }
 
+    /// Whether the fold takes the heaps of a scanner that parses them a
+    /// block at a time ([`HeapScanner::fill_words`]) in blocks
+    /// ([`Fold::words`]) rather than one by one.
+    fn takes_words(&self) -> bool {
+        false
+    }
+
+    /// Takes a block of heaps of at most 128 bits (when
+    /// [`Fold::takes_words`]); by default one heap at a time.
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        each_word(self, block, at)
+    }
+
     /// Whether the scanners may pack short tokens into scratch space
     /// ([`HeapValue::Packed`]) instead of handing out their digits.
     fn packs_tokens(&self) -> bool {
@@ -144,6 +157,22 @@ pub fn each_element<F: Fold>(fold: &mut F, block: RawBlock<'_>) -> Result<(), Er
     let mut at = At::nowhere();
     for (i, value) in block.elements().enumerate() {
         fold.heap(block.index + i as u64, &block.heap(i, value), &mut at)?;
+        if fold.done() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Hands `fold` the heaps of `block` one at a time (see [`Fold::words`]),
+/// until it is done.
+pub fn each_word<F: Fold>(
+    fold: &mut F,
+    block: WordBlock<'_>,
+    at: &mut At<'_>,
+) -> Result<(), Error> {
+    for i in 0..block.len() {
+        fold.heap(block.index + i as u64, &block.heap(i), at)?;
         if fold.done() {
             break;
         }
@@ -441,6 +470,9 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
     type Output = Result<(), Stop>;
 
     fn visit<S: HeapScanner<'a>>(self, mut scanner: S) -> Result<(), Stop> {
+        if S::FILLS_WORDS && self.fold.takes_words() {
+            return self.in_blocks(scanner);
+        }
         let HeapLoop {
             fold,
             heaps,
@@ -449,17 +481,70 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
             mut released,
         } = self;
         scanner.each_heap(scratch, |heap| {
-            fold.heap(*heaps, heap, &mut at)?;
-            *heaps += 1;
-            if let Some((map, done_to)) = &mut released {
-                release_behind(at.pages, map, done_to, heap.offset);
+            take_heap(fold, heaps, heap, &mut at, &mut released)
+        })
+    }
+}
+
+impl<F: Fold> HeapLoop<'_, '_, F> {
+    /// The loop of a scanner that parses short heaps a block at a time:
+    /// each block goes to the fold whole, and the heap that ended it (if
+    /// any) alone.
+    fn in_blocks<'a, S: HeapScanner<'a>>(self, mut scanner: S) -> Result<(), Stop> {
+        let HeapLoop {
+            fold,
+            heaps,
+            mut at,
+            mut released,
+            ..
+        } = self;
+        let mut words = WordBuffer::default();
+        loop {
+            scanner.fill_words(&mut words);
+            let full = words.is_full();
+            if !words.is_empty() {
+                let block = words.block(*heaps);
+                fold.words(block, &mut at)?;
+                *heaps += block.len() as u64;
+                if let Some((map, done_to)) = &mut released {
+                    let last = block.offsets[block.len() - 1];
+                    release_behind(at.pages, map, done_to, last);
+                }
+                words.clear();
             }
             if fold.done() {
                 return Err(Stop::Done);
             }
-            Ok(())
-        })
+            if full {
+                continue;
+            }
+            match scanner.next_heap()? {
+                Some(heap) => take_heap(fold, heaps, &heap, &mut at, &mut released)?,
+                None => return Ok(()),
+            }
+        }
     }
+}
+
+/// Hands `heap` to `fold` as the next heap of its range, and releases the
+/// pages behind it.
+#[inline(always)]
+fn take_heap<F: Fold>(
+    fold: &mut F,
+    heaps: &mut u64,
+    heap: &Heap<'_>,
+    at: &mut At<'_>,
+    released: &mut Option<(&[u8], u64)>,
+) -> Result<(), Stop> {
+    fold.heap(*heaps, heap, at)?;
+    *heaps += 1;
+    if let Some((map, done_to)) = released {
+        release_behind(at.pages, map, done_to, heap.offset);
+    }
+    if fold.done() {
+        return Err(Stop::Done);
+    }
+    Ok(())
 }
 
 /// Releases the pages of `map` from `done_to` up to `offset` once they

@@ -11,7 +11,7 @@
 use super::raw_arrays;
 use crate::error::Error;
 use crate::input::driver::{At, Fold};
-use crate::input::{Heap, HeapPos, RawBlock};
+use crate::input::{Heap, HeapPos, RawBlock, WordBlock};
 
 /// Finds the first heap holding a bit, and counts the holders.
 #[derive(Clone, Debug)]
@@ -57,6 +57,28 @@ impl Fold for HolderSearch {
         if self.first.is_none() && self.bit < 64 {
             let mask = 1u64 << self.bit;
             self.first = block.first(|v| v & mask != 0);
+        }
+        Ok(())
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    /// Counts the holders in the limb of the block that holds the bit,
+    /// with the loop of raw arrays.
+    fn words(&mut self, block: WordBlock<'_>, _: &mut At<'_>) -> Result<(), Error> {
+        let Some(limb) = block.limb(self.bit / 64) else {
+            // No heap of the block has the bit.
+            return Ok(());
+        };
+        let bit = self.bit % 64;
+        if self.counting {
+            self.count += raw_arrays::holders(&limb, bit);
+        }
+        if self.first.is_none() {
+            let found = limb.elements().position(|v| v >> bit & 1 == 1);
+            self.first = found.map(|i| block.position(i));
         }
         Ok(())
     }

@@ -359,7 +359,7 @@ impl Fold for OnePass<'_> {
     /// new bit. Wider heaps, and a block wider than the window, go one by
     /// one.
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        let Some(raw) = block.as_raw() else {
+        let Some(raw) = block.limb(0).filter(|_| block.high_or == 0) else {
             return each_word(self, block, at);
         };
         let (xor, tally) = raw_arrays::sums(&raw);

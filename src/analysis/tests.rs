@@ -391,14 +391,24 @@ fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() 
                 // Heaps of 0 and 1 only: the move takes the first 1.
                 _ if round % 5 == 4 => u128::from(i >= first_one && rng.random_bool(0.5)),
                 1 if i >= first_one => 1,
-                2 if round % 3 == 0 => rng.random::<u128>() >> rng.random_range(0..64),
+                2 if round % 4 < 2 => rng.random::<u128>() >> rng.random_range(0..64),
                 _ => u128::from(rng.random::<u64>() >> rng.random_range(0..63)) | 2,
             };
             let separator = [" ", "\n", " \r\n", "\t\n\n"][rng.random_range(0..4)];
             dec.extend(format!("{value}{separator}").bytes());
             bits.extend(format!("{value:b}{separator}").bytes());
         }
-        let options = round_options(round);
+        // The one pass, and the windowed passes (their folds take blocks
+        // too).
+        let memory = match round % 3 {
+            0 => MemoryBudget::default(),
+            1 => MemoryBudget::Log,
+            _ => MemoryBudget::Bytes(64 << 10),
+        };
+        let options = Options {
+            memory,
+            ..round_options(round)
+        };
         let report = |data: &[u8], format: Format, how: usize| {
             let facts = match how {
                 0 | 1 => {

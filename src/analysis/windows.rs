@@ -11,7 +11,7 @@
 
 use crate::error::Error;
 use crate::input::driver::{At, Fold};
-use crate::input::Heap;
+use crate::input::{Heap, HeapValue, PageReleaser, WordBlock};
 use crate::nimsum::WindowAccumulator;
 
 /// One window of the nim-sum: limbs `first .. first + len`.
@@ -61,6 +61,18 @@ impl Fold for WindowXor {
     #[inline]
     fn heap(&mut self, _: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         self.window.xor(&heap.value, at.pages);
+        Ok(())
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    /// XORs the block's XOR into the window: the bits of a heap in the
+    /// window are XORed in whatever heap they come from.
+    fn words(&mut self, block: WordBlock<'_>, _: &mut At<'_>) -> Result<(), Error> {
+        let xor = HeapValue::Word(block.xor());
+        self.window.xor(&xor, PageReleaser::NONE);
         Ok(())
     }
 

@@ -5,9 +5,9 @@
 //! compiler vectorises, the way it counts a block of a raw array, instead
 //! of taking each heap between two parses.
 //!
-//! The low limbs are kept as little-endian bytes, so that a block whose
-//! heaps all fit in 64 bits is counted by the same column loops as a raw
-//! array of `u64le`.
+//! Each of the two limbs of the heaps is kept as little-endian bytes, a
+//! raw array of `u64le` ([`WordBlock::limb`]), so that a fold counts it
+//! with the loops of raw arrays.
 
 use super::{Heap, HeapPos, HeapValue, RawBlock};
 
@@ -17,10 +17,8 @@ pub const WORDS_PER_BLOCK: usize = 256;
 
 /// Where a scanner parses a block of heaps of at most 128 bits.
 pub struct WordBuffer {
-    /// Bits 0-63 of each heap, little-endian.
-    low: [u8; 8 * WORDS_PER_BLOCK],
-    /// Bits 64-127 of each heap.
-    high: [u64; WORDS_PER_BLOCK],
+    /// Bits 0-63, then bits 64-127, of each heap, little-endian.
+    limbs: [[u8; 8 * WORDS_PER_BLOCK]; 2],
     /// Each heap's first byte.
     offsets: [u64; WORDS_PER_BLOCK],
     len: usize,
@@ -32,8 +30,7 @@ pub struct WordBuffer {
 impl Default for WordBuffer {
     fn default() -> Self {
         WordBuffer {
-            low: [0; 8 * WORDS_PER_BLOCK],
-            high: [0; WORDS_PER_BLOCK],
+            limbs: [[0; 8 * WORDS_PER_BLOCK]; 2],
             offsets: [0; WORDS_PER_BLOCK],
             len: 0,
             high_or: 0,
@@ -57,10 +54,9 @@ impl WordBuffer {
     /// buffer must not be full.
     #[inline(always)]
     pub fn push(&mut self, offset: u64, value: u128) {
-        let i = self.len;
-        self.low[8 * i..8 * i + 8].copy_from_slice(&(value as u64).to_le_bytes());
-        let high = (value >> 64) as u64;
-        self.high[i] = high;
+        let (i, high) = (self.len, (value >> 64) as u64);
+        self.limbs[0][8 * i..8 * i + 8].copy_from_slice(&(value as u64).to_le_bytes());
+        self.limbs[1][8 * i..8 * i + 8].copy_from_slice(&high.to_le_bytes());
         self.high_or |= high;
         self.offsets[i] = offset;
         self.len = i + 1;
@@ -69,8 +65,7 @@ impl WordBuffer {
     /// The heaps held, the first being the `index`-th of its range.
     pub fn block(&self, index: u64) -> WordBlock<'_> {
         WordBlock {
-            low: &self.low[..8 * self.len],
-            high: &self.high[..self.len],
+            limbs: self.limbs.each_ref().map(|limb| &limb[..8 * self.len]),
             offsets: &self.offsets[..self.len],
             high_or: self.high_or,
             index,
@@ -87,13 +82,11 @@ impl WordBuffer {
 /// Consecutive heaps of at most 128 bits of one range, parsed ahead.
 #[derive(Clone, Copy, Debug)]
 pub struct WordBlock<'b> {
-    /// Bits 0-63 of each heap, little-endian.
-    pub low: &'b [u8],
-    /// Bits 64-127 of each heap.
-    pub high: &'b [u64],
+    /// Bits 0-63, then bits 64-127, of each heap, little-endian.
+    limbs: [&'b [u8]; 2],
     /// Each heap's first byte.
     pub offsets: &'b [u64],
-    /// The OR of `high`.
+    /// The OR of the heaps' bits 64-127.
     pub high_or: u64,
     /// The index of the first heap in its range.
     pub index: u64,
@@ -102,19 +95,35 @@ pub struct WordBlock<'b> {
 impl WordBlock<'_> {
     /// The number of heaps.
     pub fn len(&self) -> usize {
-        self.high.len()
+        self.offsets.len()
     }
 
     /// Whether the block holds no heap.
     pub fn is_empty(&self) -> bool {
-        self.high.is_empty()
+        self.offsets.is_empty()
     }
 
     /// Heap `i`'s value.
     #[inline]
     pub fn value(&self, i: usize) -> u128 {
-        let low = u64::from_le_bytes(self.low[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-        u128::from(self.high[i]) << 64 | u128::from(low)
+        let [low, high] = self.limbs.map(|limb| {
+            u128::from(u64::from_le_bytes(
+                limb[8 * i..8 * i + 8].try_into().expect("8 bytes"),
+            ))
+        });
+        high << 64 | low
+    }
+
+    /// The XOR of the heaps.
+    pub fn xor(&self) -> u128 {
+        let [low, high] = self.limbs.map(|limb| {
+            let words = limb.chunks_exact(8);
+            let xor = words.fold(0, |x, w| {
+                x ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))
+            });
+            u128::from(xor)
+        });
+        high << 64 | low
     }
 
     /// Where heap `i` is.
@@ -133,11 +142,13 @@ impl WordBlock<'_> {
         }
     }
 
-    /// The low limbs as a block of a `u64le` array (its offsets are not
-    /// the heaps'), when every heap fits in 64 bits.
-    pub fn as_raw(&self) -> Option<RawBlock<'_>> {
-        (self.high_or == 0).then_some(RawBlock {
-            bytes: self.low,
+    /// Limb `j` of every heap (bits `64·j ..`) as a block of a `u64le`
+    /// array, whose element `i` is heap `i`'s (the array's offsets are not
+    /// the heaps'); `None` past the second limb, which is 0 in every heap.
+    pub fn limb(&self, j: u64) -> Option<RawBlock<'_>> {
+        let bytes = *self.limbs.get(usize::try_from(j).ok()?)?;
+        Some(RawBlock {
+            bytes,
             width: 8,
             index: self.index,
             base: 0,
@@ -166,14 +177,24 @@ mod tests {
             assert_eq!(block.position(i).index, 40 + i as u64);
             assert_eq!(block.position(i).offset, 10 * i as u64 + 3);
         }
-        let raw = block.as_raw().expect("every heap fits in 64 bits");
-        assert!(raw.elements().map(u128::from).eq(values.iter().copied()));
+        assert_eq!(block.high_or, 0);
+        assert_eq!(block.xor(), values.iter().fold(0, |x, v| x ^ v));
+        let low = block.limb(0).expect("the low limbs");
+        assert!(low.elements().map(u128::from).eq(values.iter().copied()));
+        assert!(block
+            .limb(1)
+            .expect("the high limbs")
+            .elements()
+            .all(|w| w == 0));
+        assert!(block.limb(2).is_none());
         buffer.clear();
         assert!(buffer.is_empty());
         buffer.push(0, 5);
         buffer.push(9, 1 << 64 | 2);
         let block = buffer.block(0);
         assert_eq!((block.len(), block.value(1)), (2, 1 << 64 | 2));
-        assert!(block.as_raw().is_none());
+        assert_eq!((block.high_or, block.xor()), (1, 1 << 64 | 7));
+        let high: Vec<u64> = block.limb(1).expect("the high limbs").elements().collect();
+        assert_eq!(high, [0, 1]);
     }
 }

@@ -179,7 +179,7 @@ fn errors_are_the_earliest_with_line_and_column() {
 }
 
 #[test]
-fn long_decimals_and_lines_are_read_in_place_in_the_one_pass() {
+fn long_decimals_in_pieces_and_long_lines_in_place_in_the_one_pass() {
     let long_dec = HeapValue::Limbs((1..=160u64).map(|i| i.wrapping_mul(0x9E37_79B9)).collect());
     for (format, value) in [
         (Format::Dec, long_dec),
@@ -196,7 +196,8 @@ fn long_decimals_and_lines_are_read_in_place_in_the_one_pass() {
             format,
             &options,
         );
-        // From the map, and without one into a buffer that grows.
+        // The decimal in pieces; the line from the map, and without one
+        // into a buffer that grows.
         for map in [true, false] {
             let facts = one_pass(&data, format, &options, map).unwrap();
             assert_eq!(facts.stats.passes, 1, "{format:?}");

@@ -30,6 +30,7 @@ pub(crate) mod file_changes;
 mod format;
 mod hex;
 pub(crate) mod lines;
+mod long_decimals;
 mod long_tokens;
 mod nimb;
 mod packed_hex;
@@ -44,6 +45,7 @@ mod words;
 
 pub(crate) use decimal_digits::{parse8, parse_prefix, POWERS_OF_TEN};
 pub use format::{detect, format_of, Format, NIMB_HEADER};
+pub(crate) use long_decimals::LongDecimal;
 pub(crate) use long_tokens::{LongHeap, LongTail, LongToken};
 pub(crate) use packed_hex::shifted_limb;
 pub use packed_hex::{PackedDigits, TokenScratch};

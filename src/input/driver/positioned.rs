@@ -2,9 +2,10 @@
 //! buffers of a fixed size that end on heap boundaries. A `bits` or `hex`
 //! token longer than a buffer is read from the range's end when the fold
 //! sums tokens that way and the tokens after it are long too
-//! (`from_end.rs`), else in pieces ([`LongToken`]); any other heap too long
-//! to buffer is read in place from the map, or, with no map, into a buffer
-//! that grows to hold it.
+//! (`from_end.rs`), else in pieces ([`LongToken`]); a `dec` token longer
+//! than a buffer in pieces too, converted as it comes ([`LongDecimal`]);
+//! any other heap too long to buffer is read in place from the map, or,
+//! with no map, into a buffer that grows to hold it.
 
 use super::from_end::{Backward, Zone};
 use super::{scan_piece, At, Fold, Reads, Stop};
@@ -12,7 +13,7 @@ use crate::input::file_changes;
 use crate::input::long_tokens::LongToken;
 use crate::input::progress;
 use crate::input::source::FileInput;
-use crate::input::{complete_prefix, Format, HeapScanner, Scanner, TokenScratch};
+use crate::input::{complete_prefix, Format, HeapScanner, LongDecimal, Scanner, TokenScratch};
 use std::ops::Range;
 
 /// Reads the ranges of a regular file with positioned reads.
@@ -104,7 +105,16 @@ impl<'a> Positioned<'a> {
                 continue;
             }
             // The buffer holds the start of one heap and nothing else.
-            if LongToken::reads(self.format) && filled >= 3 && whole_at != Some(base) {
+            if self.format == Format::Dec {
+                let token = LongDecimal::start(&buffer[..filled], base)?;
+                (filled, base) =
+                    self.read_long_decimal(token, &mut buffer, zone.start, fold, *heaps, bytes)?;
+                *heaps += 1;
+                if fold.done() {
+                    return Err(Stop::Done);
+                }
+                next = base + filled as u64;
+            } else if LongToken::reads(self.format) && filled >= 3 && whole_at != Some(base) {
                 let backward = Backward::new(self.file, self.format, self.reads.read_bytes);
                 if zone.extend_to(&backward, base, fold, bytes)? {
                     return zone.hand_over(fold, heaps);
@@ -169,6 +179,36 @@ impl<'a> Positioned<'a> {
                 let spare = end_long(token, fold, index)?;
                 buffer.copy_within(stop..want, 0);
                 return Ok(LongRead::Taken(want - stop, at + stop as u64, spare));
+            }
+        }
+    }
+
+    /// Reads the rest of a long decimal token through `buffer` and hands
+    /// it to `fold` as the `index`-th heap; returns the bytes after it
+    /// left at the start of the buffer, and the offset of the first.
+    fn read_long_decimal<F: Fold>(
+        &self,
+        mut token: LongDecimal,
+        buffer: &mut [u8],
+        end: u64,
+        fold: &mut F,
+        index: u64,
+        bytes: &mut u64,
+    ) -> Result<(usize, u64), Stop> {
+        loop {
+            let at = token.next();
+            let want = buffer.len().min((end - at) as usize);
+            if want == 0 {
+                fold.heap(index, &token.finish(), &mut At::nowhere())?;
+                return Ok((0, end));
+            }
+            self.file.read_exact_at(&mut buffer[..want], at)?;
+            *bytes += want as u64;
+            progress::read(want as u64);
+            if let Some(stop) = token.feed(&buffer[..want])? {
+                fold.heap(index, &token.finish(), &mut At::nowhere())?;
+                buffer.copy_within(stop..want, 0);
+                return Ok((want - stop, at + stop as u64));
             }
         }
     }

@@ -24,9 +24,9 @@ use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Sequence};
-use crate::input::driver::{each_element, At, Fold};
+use crate::input::driver::{each_element, each_word, At, Fold};
 use crate::input::page_release::PageReleaser;
-use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock};
+use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock, WordBlock};
 
 /// The bit length of a word.
 fn bit_length(word: u64) -> u64 {
@@ -279,6 +279,31 @@ impl Fold for GameSum<'_> {
                 Ok(())
             }
             _ => each_element(self, block),
+        }
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    /// A block of heaps of at most 64 bits as a block of a raw array:
+    /// their values in one loop, heap by heap only where
+    /// [`GameSum::raw_elements`] goes heap by heap, or for wider heaps.
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let low = block.limb(0).filter(|_| block.high_or == 0);
+        let words = self.shared.words.as_ref();
+        let values = low.zip(words).map(|(low, table)| {
+            let values = grundy_words::fold(low.bytes, low.width, table);
+            (low.len(), values)
+        });
+        match values {
+            Some((heaps, values)) if self.holders.hold_all_of(values.or) => {
+                self.grundy_sum ^= values.xor;
+                let piece = raw_arrays::survey_of(heaps, &values.tally, |w| block.first_low(w));
+                self.survey.merge(&piece);
+                Ok(())
+            }
+            _ => each_word(self, block, at),
         }
     }
 

@@ -368,9 +368,7 @@ impl Fold for OnePass<'_> {
             return each_word(self, block, at);
         }
         let first_one = self.survey.first_one.is_none();
-        let piece = raw_arrays::survey_of(raw.len(), &tally, |wanted| {
-            raw.elements().position(wanted).map(|i| block.position(i))
-        });
+        let piece = raw_arrays::survey_of(raw.len(), &tally, |wanted| block.first_low(wanted));
         self.survey.merge(&piece);
         if let Some(sum) = &mut self.sum {
             sum.limbs[0] ^= xor;

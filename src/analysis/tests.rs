@@ -406,8 +406,15 @@ fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() 
             1 => MemoryBudget::Log,
             _ => MemoryBudget::Bytes(64 << 10),
         };
+        // Nim, and now and then Kayles (its pass takes blocks too; normal
+        // play, as the round has).
+        let game = match round % 4 {
+            2 => "kayles".parse().unwrap(),
+            _ => crate::games::Game::Nim,
+        };
         let options = Options {
             memory,
+            game,
             ..round_options(round)
         };
         let report = |data: &[u8], format: Format, how: usize| {

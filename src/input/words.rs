@@ -134,6 +134,14 @@ impl WordBlock<'_> {
         }
     }
 
+    /// Where the first heap whose low limb `wanted` holds for is (the
+    /// first heap `wanted` holds for, in a block that fits in 64 bits).
+    pub fn first_low(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
+        let low = self.limbs[0].chunks_exact(8);
+        let mut found = low.map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        found.position(wanted).map(|i| self.position(i))
+    }
+
     /// Heap `i` as a heap.
     pub fn heap(&self, i: usize) -> Heap<'static> {
         Heap {
@@ -187,6 +195,7 @@ mod tests {
             .elements()
             .all(|w| w == 0));
         assert!(block.limb(2).is_none());
+        assert_eq!(block.first_low(|v| v > 977 * 9).map(|p| p.index), Some(44));
         buffer.clear();
         assert!(buffer.is_empty());
         buffer.push(0, 5);

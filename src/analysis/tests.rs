@@ -440,3 +440,28 @@ fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() 
         }
     }
 }
+
+#[test]
+fn a_pass_that_stops_at_the_first_holder_counts_only_what_it_read() {
+    // Every heap holds the msb (bit 40, in an odd number of heaps), so the
+    // first-holder search of the windowed passes stops at the first block
+    // of heaps.
+    let heaps = (0..200_001u64).map(|i| 1 << 40 | i * 7919);
+    let data: Vec<u8> = heaps.flat_map(|h| format!("{h}\n").into_bytes()).collect();
+    let options = Options {
+        memory: MemoryBudget::Log,
+        ..Options::default()
+    };
+    let file = file_of(&data);
+    let mut input = Input::open(file.path(), "t", true).unwrap();
+    let stats = super::analyze(&mut input, Format::Dec, &options)
+        .unwrap()
+        .stats;
+    let size = data.len() as u64;
+    assert_eq!(stats.passes, 2);
+    assert!(
+        stats.bytes_scanned < size + size / 100,
+        "{} bytes scanned of {size}",
+        stats.bytes_scanned
+    );
+}

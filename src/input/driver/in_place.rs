@@ -19,28 +19,35 @@ pub(super) fn read_in_place<F: Fold>(
 ) -> Result<u64, (Stop, u64)> {
     let (start, end) = (range.start as usize, range.end as usize);
     let slice = &data[start..end];
-    let stopped = |stop| (stop, range.end - range.start);
     if let Some(width) = format.raw_width() {
         let step = RELEASE_STEP_BYTES - RELEASE_STEP_BYTES % width;
         for (n, piece) in slice.chunks(step).enumerate() {
             let base = (start + n * step) as u64;
-            scan_piece(format, piece, base, fold, heaps, None, At::nowhere()).map_err(stopped)?;
+            // A fold done early read up to the end of this piece.
+            let read = (n * step + piece.len()) as u64;
+            scan_piece(format, piece, base, fold, heaps, None, At::nowhere())
+                .map_err(|stop| (stop, read))?;
             pages.release(piece);
         }
         return Ok(range.end - range.start);
     }
     let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+    let mut stopped_at = slice.len();
     let visitor = HeapLoop {
         fold,
         heaps,
         scratch: scratch.as_mut(),
         at: At { lines: None, pages },
         released: Some((data, range.start)),
+        stopped_at: Some(&mut stopped_at),
     };
-    Scanner::new(format, slice, range.start)
+    let read = Scanner::new(format, slice, range.start)
         .releasing(pages)
-        .visit(visitor)
-        .map_err(stopped)?;
+        .visit(visitor);
+    if let Err(stop) = read {
+        // A fold done early read only what its scanner took.
+        return Err((stop, stopped_at as u64));
+    }
     pages.release(slice);
     Ok(range.end - range.start)
 }

@@ -450,6 +450,7 @@ fn scan_piece<F: Fold>(
         scratch,
         at,
         released: None,
+        stopped_at: None,
     };
     Scanner::new(format, piece, base).visit(visitor)
 }
@@ -464,64 +465,69 @@ struct HeapLoop<'f, 'c, F> {
     /// In place in a map: the map and the offset up to which its pages are
     /// released.
     released: Option<(&'c [u8], u64)>,
+    /// In place: set to the bytes of the slice the scanner took when the
+    /// fold is done before its end (the bytes the pass read).
+    stopped_at: Option<&'f mut usize>,
 }
 
 impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
     type Output = Result<(), Stop>;
 
     fn visit<S: HeapScanner<'a>>(self, mut scanner: S) -> Result<(), Stop> {
-        if S::FILLS_WORDS && self.fold.takes_words() {
-            return self.in_blocks(scanner);
-        }
         let HeapLoop {
             fold,
             heaps,
             scratch,
             mut at,
             mut released,
+            stopped_at,
         } = self;
-        scanner.each_heap(scratch, |heap| {
-            take_heap(fold, heaps, heap, &mut at, &mut released)
-        })
+        let result = match S::FILLS_WORDS && fold.takes_words() {
+            true => in_blocks(&mut scanner, fold, heaps, &mut at, &mut released),
+            false => scanner.each_heap(scratch, |heap| {
+                take_heap(fold, heaps, heap, &mut at, &mut released)
+            }),
+        };
+        if let (Err(Stop::Done), Some(stopped_at)) = (&result, stopped_at) {
+            *stopped_at = scanner.consumed();
+        }
+        result
     }
 }
 
-impl<F: Fold> HeapLoop<'_, '_, F> {
-    /// The loop of a scanner that parses short heaps a block at a time:
-    /// each block goes to the fold whole, and the heap that ended it (if
-    /// any) alone.
-    fn in_blocks<'a, S: HeapScanner<'a>>(self, mut scanner: S) -> Result<(), Stop> {
-        let HeapLoop {
-            fold,
-            heaps,
-            mut at,
-            mut released,
-            ..
-        } = self;
-        let mut words = WordBuffer::default();
-        loop {
-            scanner.fill_words(&mut words);
-            let full = words.is_full();
-            if !words.is_empty() {
-                let block = words.block(*heaps);
-                fold.words(block, &mut at)?;
-                *heaps += block.len() as u64;
-                if let Some((map, done_to)) = &mut released {
-                    let last = block.offsets[block.len() - 1];
-                    release_behind(at.pages, map, done_to, last);
-                }
-                words.clear();
+/// The loop of a scanner that parses short heaps a block at a time: each
+/// block goes to the fold whole, and the heap that ended it (if any)
+/// alone.
+fn in_blocks<'a, S: HeapScanner<'a>, F: Fold>(
+    scanner: &mut S,
+    fold: &mut F,
+    heaps: &mut u64,
+    at: &mut At<'_>,
+    released: &mut Option<(&[u8], u64)>,
+) -> Result<(), Stop> {
+    let mut words = WordBuffer::default();
+    loop {
+        scanner.fill_words(&mut words);
+        let full = words.is_full();
+        if !words.is_empty() {
+            let block = words.block(*heaps);
+            fold.words(block, at)?;
+            *heaps += block.len() as u64;
+            if let Some((map, done_to)) = released {
+                let last = block.offsets[block.len() - 1];
+                release_behind(at.pages, map, done_to, last);
             }
-            if fold.done() {
-                return Err(Stop::Done);
-            }
-            if full {
-                continue;
-            }
-            match scanner.next_heap()? {
-                Some(heap) => take_heap(fold, heaps, &heap, &mut at, &mut released)?,
-                None => return Ok(()),
-            }
+            words.clear();
+        }
+        if fold.done() {
+            return Err(Stop::Done);
+        }
+        if full {
+            continue;
+        }
+        match scanner.next_heap()? {
+            Some(heap) => take_heap(fold, heaps, &heap, at, released)?,
+            None => return Ok(()),
         }
     }
 }

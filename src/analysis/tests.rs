@@ -446,7 +446,7 @@ fn a_pass_that_stops_at_the_first_holder_counts_only_what_it_read() {
     // Every heap holds the msb (bit 40, in an odd number of heaps), so the
     // first-holder search of the windowed passes stops at the first block
     // of heaps.
-    let heaps = (0..200_001u64).map(|i| 1 << 40 | i * 7919);
+    let heaps = (0..200_001u64).map(|i| (1 << 40) | (i * 7919));
     let data: Vec<u8> = heaps.flat_map(|h| format!("{h}\n").into_bytes()).collect();
     let options = Options {
         memory: MemoryBudget::Log,

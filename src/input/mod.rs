@@ -22,7 +22,6 @@
 
 mod bits;
 mod dec;
-mod dec_blocks;
 mod decimal_digits;
 mod decimal_limbs;
 pub(crate) mod driver;

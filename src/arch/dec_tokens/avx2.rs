@@ -2,7 +2,7 @@
 //! whitespace found with one byte shuffle, digit pairs with one byte
 //! multiply-add. They inline only into code compiled for AVX2: the
 //! scanner's block loop, which parses a block of heaps into a buffer, is
-//! compiled for AVX2 as a whole (`input/dec.rs`).
+//! compiled for AVX2 as a whole (`input/dec/`).
 
 use super::{from_halves, BLOCK, SHORT_DIGITS};
 use std::arch::x86_64::*;

@@ -8,7 +8,7 @@
 //! the value is then read from the 32 bytes that end at the token's end,
 //! the bytes before its start ignored. Builds: AVX2 (`avx2.rs`), which
 //! inlines only into code compiled for AVX2: the scanner's block loop,
-//! which is (`input/dec.rs`); SSE2 (`sse2.rs`), baseline on x86_64; and
+//! which is (`input/dec/`); SSE2 (`sse2.rs`), baseline on x86_64; and
 //! portable SWAR on 64-bit words. [`DecKernel::best`] picks one from
 //! [`cpu`](super::cpu).
 

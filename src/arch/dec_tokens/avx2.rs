@@ -71,7 +71,7 @@ pub(super) unsafe fn short_value(bytes: &[u8; SHORT_DIGITS], len: usize) -> u128
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, //
         16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     );
-    let kept = _mm256_cmpgt_epi8(lanes, _mm256_set1_epi8((SHORT_DIGITS - 1 - len) as i8));
+    let kept = _mm256_cmpgt_epi8(lanes, _mm256_set1_epi8(SHORT_DIGITS as i8 - 1 - len as i8));
     let digits = _mm256_and_si256(_mm256_xor_si256(bytes, _mm256_set1_epi8(b'0' as i8)), kept);
     let pairs = _mm256_maddubs_epi16(digits, _mm256_set1_epi16(10 + (1 << 8)));
     let quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(100 + (1 << 16)));

@@ -67,7 +67,7 @@ pub(super) unsafe fn short_value(bytes: &[u8; SHORT_DIGITS], len: usize) -> u128
         )
     };
     // Lane `i` of the 32 is kept if `i >= 32 - len`, that is `i > 31 - len`.
-    let last_ignored = _mm_set1_epi8((SHORT_DIGITS - 1 - len) as i8);
+    let last_ignored = _mm_set1_epi8(SHORT_DIGITS as i8 - 1 - len as i8);
     let first_lanes = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let last_lanes = _mm_add_epi8(first_lanes, _mm_set1_epi8(16));
     let high = kept_digits(high, _mm_cmpgt_epi8(first_lanes, last_ignored));

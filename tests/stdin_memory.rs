@@ -55,33 +55,40 @@ fn every_heap_a_candidate_stays_within_a_small_budget() {
     assert!(used <= 64 + 16 * 1024, "{used} bytes under --memory 64");
 }
 
-#[test]
-fn decimal_heaps_of_thousands_of_digits_stay_within_the_log_bound() {
-    // Heaps of 26,000 to 30,000 bits: up to 9,031 decimal digits each.
+/// `nimstream gen ARGS` into a file named `name` in a new folder, which
+/// is deleted when the returned handle is dropped.
+fn generated(name: &str, args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
     let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("long.dec");
-    let generated = Command::new(env!("CARGO_BIN_EXE_nimstream"))
-        .args([
-            "gen",
-            "--format",
-            "dec",
-            "--heaps",
-            "30",
-            "--bits",
-            "26000..30000",
-        ])
+    let path = folder.path().join(name);
+    let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .arg("gen")
+        .args(args)
         .arg("-o")
         .arg(&path)
         .output()
         .unwrap();
-    assert!(generated.status.success());
+    assert!(output.status.success(), "{output:?}");
+    (folder, path)
+}
+
+/// The report of `nimstream analyze --json --memory log ARGS FILE`.
+fn analyze_under_log(path: &std::path::Path, args: &[&str]) -> serde_json::Value {
     let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
         .args(["analyze", "--json", "--memory", "log"])
-        .arg(&path)
+        .args(args)
+        .arg(path)
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn decimal_heaps_of_thousands_of_digits_stay_within_the_log_bound() {
+    // Heaps of 26,000 to 30,000 bits: up to 9,031 decimal digits each.
+    let args = ["--format", "dec", "--heaps", "30", "--bits", "26000..30000"];
+    let (_folder, path) = generated("long.dec", &args);
+    let report = analyze_under_log(&path, &[]);
     let used = report["stats"]["working_memory_bytes"].as_u64().unwrap();
     assert!(used <= 16 * 1024, "{used} bytes under --memory log");
 }
@@ -91,24 +98,9 @@ fn plain_reads_under_log_stay_within_the_bound() {
     // Heaps of up to 1,024 bits in 2 MiB, read with plain reads: the
     // windows, the first-holder search and the move's line all read into
     // buffers of the log budget's size.
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("short.bits");
-    let generated = Command::new(env!("CARGO_BIN_EXE_nimstream"))
-        .args([
-            "gen", "--format", "bits", "--size", "2MiB", "--bits", "1..1024",
-        ])
-        .arg("-o")
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(generated.status.success());
-    let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
-        .args(["analyze", "--json", "--memory", "log", "--no-mmap"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let args = ["--format", "bits", "--size", "2MiB", "--bits", "1..1024"];
+    let (_folder, path) = generated("short.bits", &args);
+    let report = analyze_under_log(&path, &["--no-mmap"]);
     assert!(
         report["move"]["line"].is_u64(),
         "the move's line was counted"

@@ -6,14 +6,12 @@
 //! fixed buffer, as it reads long `bits` and `hex` tokens
 //! ([`super::long_tokens`]).
 
+use super::dec::EXPECTED;
 use super::decimal_limbs::DecimalStream;
 use super::token::scan_digits;
 use super::{trimmed, Heap, HeapValue, PageReleaser};
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
-
-/// What a bad byte in a `dec` token is told to be instead.
-const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
 
 /// A decimal token being read piece by piece.
 #[derive(Debug)]

@@ -60,6 +60,21 @@ impl DecKernel {
         DecKernel::Portable
     }
 
+    /// Every build this CPU has, whatever the cap: what the tests hold
+    /// against each other.
+    #[cfg(test)]
+    pub(crate) fn every_build() -> Vec<DecKernel> {
+        let mut kernels = vec![DecKernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.push(DecKernel::Sse2);
+            if super::Cpu::detected().avx2 {
+                kernels.push(DecKernel::Avx2);
+            }
+        }
+        kernels
+    }
+
     /// A bit for each digit (`0`-`9`) of `block`, bit `i` for byte `i`, if
     /// every other byte is whitespace (space, tab, LF, CR); `None` if
     /// `block` holds any other byte.

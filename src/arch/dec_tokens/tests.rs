@@ -3,19 +3,6 @@
 
 use super::*;
 
-/// Every build this CPU has, whatever the cap.
-fn kernels() -> Vec<DecKernel> {
-    let mut kernels = vec![DecKernel::Portable];
-    #[cfg(target_arch = "x86_64")]
-    {
-        kernels.push(DecKernel::Sse2);
-        if crate::arch::Cpu::detected().avx2 {
-            kernels.push(DecKernel::Avx2);
-        }
-    }
-    kernels
-}
-
 /// A xorshift generator, so that the cases are the same on every run.
 struct Random(u64);
 
@@ -44,7 +31,7 @@ fn reference_mask(block: &[u8; BLOCK]) -> Option<u64> {
 
 #[test]
 fn every_byte_value_in_every_lane_is_classified_like_the_byte_test() {
-    for kernel in kernels() {
+    for kernel in DecKernel::every_build() {
         for byte in 0..=255u8 {
             for lane in 0..BLOCK {
                 for filler in [b'7', b' ', b'\n'] {
@@ -65,7 +52,7 @@ fn every_byte_value_in_every_lane_is_classified_like_the_byte_test() {
 fn random_blocks_of_digits_and_whitespace_give_the_reference_mask() {
     let mut rng = Random(0x9e37_79b9_7f4a_7c15);
     let alphabet = b"0123456789 \t\n\r";
-    for kernel in kernels() {
+    for kernel in DecKernel::every_build() {
         for _ in 0..20_000 {
             let mut block = [0u8; BLOCK];
             block.fill_with(|| alphabet[rng.below(alphabet.len())]);
@@ -81,7 +68,7 @@ fn random_blocks_of_digits_and_whitespace_give_the_reference_mask() {
 #[test]
 fn short_values_of_every_length_ignore_the_bytes_before_them() {
     let mut rng = Random(0x2545_f491_4f6c_dd1d);
-    for kernel in kernels() {
+    for kernel in DecKernel::every_build() {
         for len in 0..=SHORT_DIGITS {
             for _ in 0..500 {
                 let mut bytes = [0u8; SHORT_DIGITS];

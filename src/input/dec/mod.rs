@@ -41,6 +41,9 @@ use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 use blocks::BlockCursor;
 
+/// What a bad byte in a `dec` token is told to be instead.
+pub(super) const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
+
 /// The most decimal digits that always fit in a `u128`.
 const WORD_DIGITS: usize = 38;
 
@@ -222,7 +225,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
             start,
             self.base,
             Digits::Decimal,
-            "a decimal digit (0-9) or whitespace",
+            EXPECTED,
             self.pages,
         )?;
         self.pos = end;

@@ -6,8 +6,6 @@ use num_bigint::BigUint;
 
 use crate::arch::token_end::tests::Rng;
 
-const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
-
 /// A token of `len` digits, with a random number of leading zeros.
 fn random_token(rng: &mut Rng, len: usize) -> Vec<u8> {
     let zeros = if rng.below(2) == 0 {
@@ -179,23 +177,10 @@ fn check_all(data: &[u8], what: &str) {
         }
     };
     assert_eq!((heaps, error), expected, "next_heap: {what}");
-    for kernel in kernels() {
+    for kernel in DecKernel::every_build() {
         let found = in_blocks(DecScanner::new(data, base), kernel);
         assert_eq!(found, expected, "blocks, {kernel:?}: {what}");
     }
-}
-
-/// Every build of the block kernels this CPU has.
-fn kernels() -> Vec<DecKernel> {
-    let mut kernels = vec![DecKernel::Portable];
-    #[cfg(target_arch = "x86_64")]
-    {
-        kernels.push(DecKernel::Sse2);
-        if crate::arch::Cpu::detected().avx2 {
-            kernels.push(DecKernel::Avx2);
-        }
-    }
-    kernels
 }
 
 /// The heaps of `scanner` as the driver reads them from a scanner that

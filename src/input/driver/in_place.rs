@@ -2,7 +2,8 @@
 //! scanner walks as they lie, a map's pages released behind the pass (and
 //! inside long heaps, step by step).
 
-use super::{scan_piece, At, Fold, HeapLoop, Stop};
+use super::heap_loop::{scan_piece, HeapLoop};
+use super::{At, Fold, Stop};
 use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use crate::input::{Format, Scanner, TokenScratch};
 use std::ops::Range;

@@ -8,7 +8,8 @@
 //! with no map, into a buffer that grows to hold it.
 
 use super::from_end::{Backward, Zone};
-use super::{scan_piece, At, Fold, Reads, Stop};
+use super::heap_loop::scan_piece;
+use super::{At, Fold, Reads, Stop};
 use crate::input::file_changes;
 use crate::input::long_tokens::LongToken;
 use crate::input::progress;
@@ -160,15 +161,11 @@ impl<'a> Positioned<'a> {
                 token.drain_into(|groups| fold.long_groups(groups));
             }
             let at = token.next();
-            let want = buffer.len().min((end - at) as usize);
-            if want == 0 {
-                let spare = end_long(token, fold, index)?;
-                return Ok(LongRead::Taken(0, end, spare));
-            }
-            self.file.read_exact_at(&mut buffer[..want], at)?;
-            *bytes += want as u64;
-            progress::read(want as u64);
-            let stop = token.feed(&buffer[..want])?;
+            let want = self.read_piece(at, buffer, end, bytes)?;
+            let stop = match want {
+                0 => Some(0),
+                _ => token.feed(&buffer[..want])?,
+            };
             if !drains && token.packed_bytes() > self.reads.max_packed_bytes {
                 return Ok(LongRead::TooLong);
             }
@@ -197,20 +194,36 @@ impl<'a> Positioned<'a> {
     ) -> Result<(usize, u64), Stop> {
         loop {
             let at = token.next();
-            let want = buffer.len().min((end - at) as usize);
-            if want == 0 {
-                fold.heap(index, &token.finish(), &mut At::nowhere())?;
-                return Ok((0, end));
-            }
-            self.file.read_exact_at(&mut buffer[..want], at)?;
-            *bytes += want as u64;
-            progress::read(want as u64);
-            if let Some(stop) = token.feed(&buffer[..want])? {
+            let want = self.read_piece(at, buffer, end, bytes)?;
+            let stop = match want {
+                0 => Some(0),
+                _ => token.feed(&buffer[..want])?,
+            };
+            if let Some(stop) = stop {
                 fold.heap(index, &token.finish(), &mut At::nowhere())?;
                 buffer.copy_within(stop..want, 0);
                 return Ok((want - stop, at + stop as u64));
             }
         }
+    }
+
+    /// Reads the next piece of a token read in pieces, from `at` up to at
+    /// most `end`, into `buffer`; returns its length, 0 at `end` (where
+    /// the range, and so the token, ends).
+    fn read_piece(
+        &self,
+        at: u64,
+        buffer: &mut [u8],
+        end: u64,
+        bytes: &mut u64,
+    ) -> Result<usize, Stop> {
+        let want = buffer.len().min((end - at) as usize);
+        if want > 0 {
+            self.file.read_exact_at(&mut buffer[..want], at)?;
+            *bytes += want as u64;
+            progress::read(want as u64);
+        }
+        Ok(want)
     }
 
     /// Whether a heap that fills a buffer of `buffered` bytes is read in

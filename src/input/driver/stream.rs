@@ -2,7 +2,8 @@
 //! boundaries, the unused tail carried to the next read, lines counted as
 //! the chunks go by, since a stream cannot be read again to find them.
 
-use super::{scan_piece, At, Fold, Located, Reads, Stop};
+use super::heap_loop::scan_piece;
+use super::{At, Fold, Located, Reads, Stop};
 use crate::input::lines::Lines;
 use crate::input::page_release::PageReleaser;
 use crate::input::progress;

@@ -8,7 +8,7 @@
 use super::*;
 use crate::input::lines::line_and_column;
 use crate::input::source::Input;
-use crate::input::SummedHeap;
+use crate::input::{HeapScanner, Scanner, SummedHeap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{Read, Write};

@@ -11,18 +11,14 @@
 //! afterwards, only when the counts say the block has them.
 
 use super::survey::Survey;
-use crate::arch::columns::{self, load, BlockTally, ColumnCounter};
+use crate::arch::columns::{self, BlockTally, ColumnCounter};
+use crate::arch::raw_sums;
 use crate::input::{HeapPos, RawBlock};
 
 /// The XOR of the block's elements, and the tally of their OR, zeros and
 /// ones.
 pub fn sums(block: &RawBlock<'_>) -> (u64, BlockTally) {
-    match block.width {
-        1 => sums_fixed::<1>(block.bytes),
-        2 => sums_fixed::<2>(block.bytes),
-        4 => sums_fixed::<4>(block.bytes),
-        _ => sums_fixed::<8>(block.bytes),
-    }
+    raw_sums::sums(block.bytes, block.width)
 }
 
 /// Counts the holders of every bit of the block's elements into `counter`,
@@ -61,35 +57,7 @@ pub fn holders(block: &RawBlock<'_>, bit: u64) -> u64 {
     if bit >= 64 {
         return 0;
     }
-    let mask = 1u64 << bit;
-    match block.width {
-        1 => holders_fixed::<1>(block.bytes, mask),
-        2 => holders_fixed::<2>(block.bytes, mask),
-        4 => holders_fixed::<4>(block.bytes, mask),
-        _ => holders_fixed::<8>(block.bytes, mask),
-    }
-}
-
-/// The counting loop of [`holders`], monomorphised per width so that it
-/// vectorises.
-fn holders_fixed<const W: usize>(data: &[u8], mask: u64) -> u64 {
-    data.chunks_exact(W)
-        .map(|chunk| u64::from(load::<W>(chunk) & mask != 0))
-        .sum()
-}
-
-/// The counting loop of [`sums`], monomorphised per width so that
-/// it vectorises.
-fn sums_fixed<const W: usize>(data: &[u8]) -> (u64, BlockTally) {
-    let (mut xor, mut tally) = (0, BlockTally::default());
-    for chunk in data.chunks_exact(W) {
-        let v = load::<W>(chunk);
-        xor ^= v;
-        tally.or |= v;
-        tally.zeros += u64::from(v == 0);
-        tally.ones += u64::from(v == 1);
-    }
-    (xor, tally)
+    raw_sums::holders(block.bytes, block.width, 1 << bit)
 }
 
 #[cfg(test)]

@@ -17,6 +17,9 @@
 //!   little-endian bytes, and whole windows of them (AVX2).
 //! * [`columns`]: per-bit-position counts of raw arrays with Harley–Seal
 //!   carry-save adders (the portable loop recompiled with AVX2; AVX-512).
+//! * [`raw_sums`]: the XOR, OR, zeros and ones of raw arrays' elements,
+//!   and the holders of a bit (the portable loops recompiled with AVX2
+//!   and AVX-512).
 //! * [`grundy_words`]: the Grundy values of raw arrays' elements, from a
 //!   table or modulo its period, XORed (AVX2, AVX-512 IFMA).
 //!
@@ -48,6 +51,7 @@
 //! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
 //! [`grundy_words`]: crate::arch::grundy_words
+//! [`raw_sums`]: crate::arch::raw_sums
 //! [`cpu`]: crate::arch::cpu
 //! [`SIMD_ENV`]: crate::arch::SIMD_ENV
 //! [`simd_cap_from_env`]: crate::arch::simd_cap_from_env
@@ -58,6 +62,7 @@ pub mod dec_tokens;
 pub mod digits;
 pub mod grundy_words;
 pub mod hex_pack;
+pub mod raw_sums;
 pub mod token_end;
 
 use std::ffi::OsStr;

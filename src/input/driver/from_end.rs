@@ -13,6 +13,7 @@
 //! but the sum; a short token stops the backward read, and a long token
 //! before it is read forward as before.
 
+use super::positioned::LINE;
 use super::{Fold, Stop};
 use crate::error::Error;
 use crate::input::long_tokens::{bits_per_digit, digits_per_limb};
@@ -63,7 +64,7 @@ impl Zone {
         if (self.start - floor).saturating_mul(bits_per_digit) > max_bits {
             return Ok(false);
         }
-        let mut buffer = vec![0u8; reader.chunk_len + 2];
+        let mut buffer = vec![0u8; reader.chunk_len + 2 + LINE];
         while let Some(last) = reader.last_non_space(floor, self.start, &mut buffer, bytes)? {
             let token = reader.token_ending_at(last, floor, &mut buffer, fold, bytes)?;
             let Some(heap) = token else {
@@ -115,7 +116,11 @@ impl<'a> Backward<'a> {
         }
     }
 
-    /// Reads `lo..hi` into `buffer`.
+    /// Reads `lo..hi` into `buffer` (at least `LINE` bytes longer), at
+    /// the place whose address has the file offset's place in a cache
+    /// line: the kernel copies a page-cache page into a buffer of the same
+    /// alignment about twice as fast as into one of another (the reads
+    /// from a token's end start anywhere).
     fn read<'b>(
         &self,
         buffer: &'b mut [u8],
@@ -123,7 +128,8 @@ impl<'a> Backward<'a> {
         hi: u64,
         bytes: &mut u64,
     ) -> Result<&'b [u8], Error> {
-        let piece = &mut buffer[..(hi - lo) as usize];
+        let skew = (lo as usize).wrapping_sub(buffer.as_ptr() as usize) % LINE;
+        let piece = &mut buffer[skew..skew + (hi - lo) as usize];
         self.file.read_exact_at(piece, lo)?;
         *bytes += piece.len() as u64;
         progress::read(piece.len() as u64);

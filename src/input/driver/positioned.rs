@@ -284,7 +284,7 @@ struct ReadBuffer {
 }
 
 /// The alignment of a read buffer: a cache line.
-const LINE: usize = 64;
+pub(super) const LINE: usize = 64;
 
 impl ReadBuffer {
     fn new(len: usize) -> ReadBuffer {

@@ -13,8 +13,7 @@
 //! but the sum; a short token stops the backward read, and a long token
 //! before it is read forward as before.
 
-use super::positioned::LINE;
-use super::{Fold, Stop};
+use super::{Fold, Stop, LINE};
 use crate::error::Error;
 use crate::input::long_tokens::{bits_per_digit, digits_per_limb};
 use crate::input::progress;

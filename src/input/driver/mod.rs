@@ -47,6 +47,9 @@ use ranges::run_located;
 use std::ops::Range;
 use stream::read_stream;
 
+/// The alignment the read buffers keep: a cache line.
+const LINE: usize = 64;
+
 /// What a pass pushes heaps into. A pass over a source that can be read at
 /// any offset makes one fold per range and merges them in file order, so a
 /// fold's state must merge associatively. Heap indices count from 0 in

@@ -9,7 +9,7 @@
 
 use super::from_end::{Backward, Zone};
 use super::heap_loop::scan_piece;
-use super::{At, Fold, Reads, Stop};
+use super::{At, Fold, Reads, Stop, LINE};
 use crate::input::file_changes;
 use crate::input::long_tokens::LongToken;
 use crate::input::progress;
@@ -282,9 +282,6 @@ struct ReadBuffer {
     start: usize,
     len: usize,
 }
-
-/// The alignment of a read buffer: a cache line.
-pub(super) const LINE: usize = 64;
 
 impl ReadBuffer {
     fn new(len: usize) -> ReadBuffer {

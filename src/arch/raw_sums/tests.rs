@@ -2,7 +2,7 @@
 //! reads one element at a time.
 
 use super::*;
-use crate::arch::columns::element;
+use crate::arch::columns::{element, tally_reference, ColumnCounter};
 use crate::arch::Cpu;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,16 +38,13 @@ fn builds() -> Vec<(&'static str, Sums, Holders)> {
     builds
 }
 
-fn reference_sums(data: &[u8], width: usize) -> (u64, BlockTally) {
-    let (mut xor, mut tally) = (0, BlockTally::default());
-    for chunk in data.chunks_exact(width) {
-        let v = element(chunk);
-        xor ^= v;
-        tally.or |= v;
-        tally.zeros += u64::from(v == 0);
-        tally.ones += u64::from(v == 1);
-    }
-    (xor, tally)
+/// The XOR by a fold, and the tally and every bit's holders from the
+/// column counter's bit-by-bit reference.
+fn reference(data: &[u8], width: usize) -> (u64, BlockTally, [u64; 64]) {
+    let xor = data.chunks_exact(width).fold(0, |x, c| x ^ element(c));
+    let mut counter = ColumnCounter::default();
+    let tally = tally_reference(data, width, &mut counter);
+    (xor, tally, counter.columns())
 }
 
 /// Random elements, many of them 0 or 1 so that both counts are exercised.
@@ -70,16 +67,16 @@ fn every_build_equals_the_reference_at_every_width_and_length() {
     for width in [1, 2, 4, 8] {
         for elements in (0..70).chain([255, 256, 257, 1000, 4099]) {
             let data = random_block(&mut rng, width, elements);
-            let expected = reference_sums(&data, width);
-            for bit in [0, 1, 7, 15, 31, 63] {
-                let mask = 1u64 << bit;
-                let held = data
-                    .chunks_exact(width)
-                    .filter(|c| element(c) & mask != 0)
-                    .count() as u64;
-                for (name, sums, holders) in builds() {
-                    assert_eq!(sums(&data, width), expected, "{name} w{width} n{elements}");
-                    assert_eq!(holders(&data, width, mask), held, "{name} bit {bit}");
+            let (xor, tally, columns) = reference(&data, width);
+            for (name, sums, holders) in builds() {
+                assert_eq!(
+                    sums(&data, width),
+                    (xor, tally),
+                    "{name} w{width} n{elements}"
+                );
+                for bit in [0, 1, 7, 15, 31, 63] {
+                    let held = holders(&data, width, 1 << bit);
+                    assert_eq!(held, columns[bit], "{name} bit {bit}");
                 }
             }
         }

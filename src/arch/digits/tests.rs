@@ -60,7 +60,7 @@ fn check_kernel(
     for len in 0..300 {
         let digits = random.digits(len, alphabet);
         for first in [0, 1, 2, 3, 5, u64::MAX / 64, u64::MAX] {
-            for window_len in [0, 1, 2, 3, 5, 8] {
+            for window_len in [0, 1, 2, 3, 4, 5, 8, 9, 13, 20] {
                 let before: Vec<u64> = (0..window_len).map(|_| random.next()).collect();
                 let mut window = before.clone();
                 kernel(&digits, first, &mut window);
@@ -193,6 +193,19 @@ fn avx2_kernels_match_the_reference() {
     check_kernel("avx2", HEX, 4, |digits, first, window| {
         // SAFETY: the CPU supports AVX2, checked above.
         unsafe { avx2::xor_hex(digits, first, window) }
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx512_kernels_match_the_reference() {
+    if !crate::arch::Cpu::detected().avx512_vbmi {
+        eprintln!("no AVX-512 VBMI on this CPU: skipped");
+        return;
+    }
+    check_kernel("avx512", HEX, 4, |digits, first, window| {
+        // SAFETY: the CPU supports AVX-512 F, BW and VBMI, checked above.
+        unsafe { avx512::xor_hex(digits, first, window) }
     });
 }
 

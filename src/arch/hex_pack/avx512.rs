@@ -49,8 +49,11 @@ pub(super) unsafe fn pack_hex(
     let pair_weights = _mm512_set1_epi16(0x0110);
     let low_nibbles = _mm512_set1_epi8(0x0f);
     let mut pos = start;
-    // Steps of four groups, from the top slots down.
-    for slot in (0..=MAX_GROUPS - 4).rev().step_by(4) {
+    // Steps of four groups, from the top slots down: a plain count, so
+    // that the loop's control is two instructions.
+    let mut slot = MAX_GROUPS;
+    while slot > 0 {
+        slot -= 4;
         let left = data.len() - pos;
         let bytes = if left >= 64 {
             // SAFETY: `pos + 64 <= data.len()`; unaligned loads have no
@@ -68,8 +71,8 @@ pub(super) unsafe fn pack_hex(
         let pairs = _mm512_maddubs_epi16(nibbles, pair_weights);
         let ordered = _mm512_permutexvar_epi8(gather, pairs);
         // SAFETY: slots `slot .. slot + 4` are in `groups`, which has
-        // `MAX_GROUPS` (`slot <= MAX_GROUPS - 4`); unaligned stores have
-        // no alignment requirement.
+        // `MAX_GROUPS` (a multiple of 4, `slot <= MAX_GROUPS - 4`);
+        // unaligned stores have no alignment requirement.
         unsafe {
             _mm256_storeu_si256(
                 groups.as_mut_ptr().add(slot).cast(),

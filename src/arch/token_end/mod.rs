@@ -1,15 +1,18 @@
 //! Where a `bits`, `hex` or `dec` token ends: its digit classes, tested one
 //! byte or eight at a time, and the search for its first non-digit.
 //!
-//! Where [`cpu`](super::cpu) allows AVX2 (`avx2.rs`), 32 bytes are
-//! classified per step and a movemask gives that byte's exact index (the
-//! AVX2 hex packer classifies its bytes the same way). Elsewhere eight
+//! Where [`cpu`](super::cpu) allows AVX-512 (`avx512.rs`), 64 bytes are
+//! classified per step into a mask register; with AVX2 (`avx2.rs`), 32,
+//! and a movemask; either way the mask's lowest bit is that byte's exact
+//! index (the AVX2 hex packer classifies its bytes the same way). Elsewhere eight
 //! bytes are classified at a time with SWAR, long runs of digits are
 //! skipped in blocks that the compiler vectorises, and the block that ends
 //! the run is searched again.
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -77,14 +80,22 @@ impl Digits {
 }
 
 /// The index of the first byte at or after `pos` that is not a digit, or
-/// `data.len()` if there is none. Uses AVX2 when [`cpu`](super::cpu)
-/// allows it.
+/// `data.len()` if there is none. Uses AVX-512 or AVX2 when
+/// [`cpu`](super::cpu) allows it.
 #[inline]
 pub fn first_non_digit(data: &[u8], pos: usize, digits: Digits) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if super::cpu().avx2 {
-        // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
-        return unsafe { avx2::first_non_digit(data, pos, digits) };
+    {
+        let cpu = super::cpu();
+        if cpu.avx512 {
+            // SAFETY: `cpu()` reports AVX-512 F and BW only where the CPU
+            // has them.
+            return unsafe { avx512::first_non_digit(data, pos, digits) };
+        }
+        if cpu.avx2 {
+            // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
+            return unsafe { avx2::first_non_digit(data, pos, digits) };
+        }
     }
     first_non_digit_portable(data, pos, digits)
 }

@@ -60,6 +60,14 @@ fn searches() -> Vec<Search> {
             unsafe { avx2::first_non_digit(data, pos, digits) }
         }));
     }
+    #[cfg(target_arch = "x86_64")]
+    if crate::arch::Cpu::detected().avx512 {
+        searches.push(("avx512", |data, pos, digits| {
+            // SAFETY: the search is only listed when the CPU has AVX-512
+            // F and BW.
+            unsafe { avx512::first_non_digit(data, pos, digits) }
+        }));
+    }
     searches
 }
 

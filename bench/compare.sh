@@ -102,6 +102,36 @@ median() { # hyperfine JSON, command index → median seconds
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
 }
 
+# Runs commands in turn: one run of each per round, the rounds after
+# WARMUP rounds that are not counted, with `cat FILE > /dev/null` before
+# every run, so that the page cache holds the file and a drift of this
+# shared machine's speed weighs on every command alike (hyperfine alone
+# runs all of one command's runs, then the next's). Writes JSON in
+# hyperfine's shape: results[i] has the command, its times and median.
+interleaved() { # JSON ROUNDS WARMUP FILE COMMAND...
+    local json=$1 rounds=$2 warmup=$3 file=$4
+    shift 4
+    local round parts=()
+    for ((round = 0; round < warmup + rounds; round++)); do
+        local part="$json.round$round"
+        hyperfine --style basic --runs 1 --prepare "cat $file > /dev/null" \
+            --export-json "$part" "$@" >&2
+        if [ "$round" -ge "$warmup" ]; then parts+=("$part"); fi
+    done
+    python3 - "$json" "${parts[@]}" <<'EOF'
+import json, statistics, sys
+out, parts = sys.argv[1], sys.argv[2:]
+rounds = [json.load(open(part))["results"] for part in parts]
+results = []
+for i, first in enumerate(rounds[0]):
+    times = [of_round[i]["times"][0] for of_round in rounds]
+    results.append({"command": first["command"], "times": times,
+                    "median": statistics.median(times)})
+json.dump({"results": results}, open(out, "w"), indent=1)
+EOF
+    rm -f "${parts[@]}"
+}
+
 # Peak RSS in KiB of one `analyze --json FILE` by the binary $1.
 peak_rss_kib() {
     { /usr/bin/time -v "$1" analyze --json "$2" >/dev/null; } 2>&1 |
@@ -155,8 +185,7 @@ for case in "${cases[@]}"; do
             ;;
     esac
     json="$work/$name.hyperfine.json"
-    hyperfine --style basic --warmup 1 --runs "$runs" \
-        --prepare "cat $file > /dev/null" --export-json "$json" "${commands[@]}" >&2
+    interleaved "$json" "$runs" 1 "$file" "${commands[@]}"
 
     cat "$file" >/dev/null
     report=$("$bin" analyze --json "$file")
@@ -170,15 +199,15 @@ for case in "${cases[@]}"; do
 
     if [ "$name" != bits-four ]; then
         log_json="$work/$name.log.hyperfine.json"
-        hyperfine --style basic --runs "$log_runs" --prepare "cat $file > /dev/null" \
-            --export-json "$log_json" "$bin analyze --memory log --json $file > /dev/null" >&2
+        interleaved "$log_json" "$log_runs" 0 "$file" "cat $file > /dev/null" \
+            "$bin analyze --memory log --json $file > /dev/null"
         cat "$file" >/dev/null
         # The passes, and how many times they read the file: a pass that
         # stops early (the first holder found) reads only part of it.
         log_stats=$("$bin" analyze --memory log --json "$file" |
             python3 -c 'import json,sys; s = json.load(sys.stdin)["stats"]; print(s["passes"], s["bytes_scanned"])')
         # shellcheck disable=SC2086 # two numbers
-        log_rows+=("$(python3 - "$name" "$(median "$json" 0)" "$(median "$log_json" 0)" $log_stats "$(stat -c %s "$file")" "$log_pass_target" <<'EOF'
+        log_rows+=("$(python3 - "$name" "$(median "$log_json" 0)" "$(median "$log_json" 1)" $log_stats "$(stat -c %s "$file")" "$log_pass_target" <<'EOF'
 import sys
 name, cat_s, log_s = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 passes, scanned, size, target = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), float(sys.argv[7])
@@ -274,10 +303,12 @@ kept=$(kept_sections "$results")
     echo "# nimstream against cat"
     echo
     echo "Written by \`bench/compare.sh $size\` on $(date -u +%Y-%m-%d) (UTC)."
-    echo "Each command ran $runs times after one warm-up, with \`cat FILE > /dev/null\`"
-    echo "before every run so the file is in the page cache; times are medians"
-    echo "from hyperfine. The ratio is nimstream's throughput over cat's"
-    echo "(cat's median time over nimstream's) from the same run. Peak RSS is"
+    echo "Each command ran $runs times after one warm-up round, the commands in"
+    echo "turn (one run of each per round, so that a drift of the machine's speed"
+    echo "weighs on all alike), with \`cat FILE > /dev/null\` before every run so"
+    echo "the file is in the page cache; times are medians of hyperfine's runs."
+    echo "The ratio is nimstream's throughput over cat's (cat's median time over"
+    echo "nimstream's) from the same rounds. Peak RSS is"
     echo "\`/usr/bin/time -v\` of one \`nimstream analyze --json FILE\`; a target is"
     echo "met when the ratio is at least the target and peak RSS at most $rss_target MiB."
     echo
@@ -290,8 +321,9 @@ kept=$(kept_sections "$results")
     echo "\`nimstream analyze --memory log --json FILE\` on the same files (one"
     echo "thread, a window of 64 bits of the nim-sum per pass, read through the"
     echo "file's map with its pages released behind), median of $log_runs run(s),"
-    echo "after \`cat FILE > /dev/null\`. The ratio is that of one read of the"
-    echo "file to cat's: cat's median time (above) times the file's reads"
+    echo "each in turn with a timed \`cat FILE > /dev/null\` (and after an untimed"
+    echo "one). The ratio is that of one read of the file to cat's: cat's median"
+    echo "time in those rounds times the file's reads"
     echo "(bytes scanned over its size: a pass that stops early, at the first"
     echo "holder of the msb, reads only part of it), over the whole run's time."
     echo "The four long heaps are left out: their nim-sum, a quarter of the file's"
@@ -304,8 +336,8 @@ kept=$(kept_sections "$results")
         echo
         echo "## Against the baseline, side by side"
         echo
-        echo "The baseline ($("$baseline" --version)) ran in the same hyperfine runs,"
-        echo "in turn with this build; the ratio is this build's median time over"
+        echo "The baseline ($("$baseline" --version)) ran in the same rounds, in"
+        echo "turn with this build; the ratio is this build's median time over"
         echo "the baseline's (below 1: faster)."
         echo
         echo "| input | baseline | this build | ratio | baseline peak RSS | peak RSS |"

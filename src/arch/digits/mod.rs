@@ -6,9 +6,9 @@
 //! SWAR on 64-bit words (eight binary digits per multiplication, eight hex
 //! digits per handful of shifts), AVX2 (`avx2.rs`), or for hex AVX-512
 //! with VBMI (`avx512.rs`: four limbs a step, XORed into the window as
-//! one vector), where [`cpu`](super::cpu) allows it. The digits were validated by the
-//! scanner, so the kernels assume `0`/`1` for binary and `0-9a-fA-F` for
-//! hex. Little-endian bytes are loaded as words.
+//! one vector), where [`cpu`](super::cpu) allows it. The digits were
+//! validated by the scanner, so the kernels assume `0`/`1` for binary and
+//! `0-9a-fA-F` for hex. Little-endian bytes are loaded as words.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -36,13 +36,23 @@ impl<'a> HexScanner<'a> {
     }
 
     /// The index just past a `0x`/`0X` prefix at `start`, or `start`.
+    /// Inlined into the token loop: a call for each token, its result
+    /// returned through memory, cost more than the test.
+    #[inline(always)]
     fn skip_prefix(&self, start: usize) -> Result<usize, ParseError> {
         let has_prefix =
             self.data[start] == b'0' && matches!(self.data.get(start + 1), Some(b'x' | b'X'));
-        if !has_prefix {
-            return Ok(start);
+        match has_prefix {
+            false => Ok(start),
+            true => self.past_prefix(start + 2),
         }
-        let digits = start + 2;
+    }
+
+    /// The first digit after a prefix that ends before `digits`, or the
+    /// error when there is none.
+    #[cold]
+    #[inline(never)]
+    fn past_prefix(&self, digits: usize) -> Result<usize, ParseError> {
         match self.data.get(digits) {
             Some(&b) if b.is_ascii_hexdigit() => Ok(digits),
             Some(&b) if !is_space(b) => Err(ParseError::unexpected(

@@ -49,7 +49,8 @@ impl<'a> HexScanner<'a> {
     }
 
     /// The first digit after a prefix that ends before `digits`, or the
-    /// error when there is none.
+    /// error when there is none. Out of line: most files have no
+    /// prefixes (`gen` writes none), and the loop stays small.
     #[cold]
     #[inline(never)]
     fn past_prefix(&self, digits: usize) -> Result<usize, ParseError> {

@@ -48,9 +48,9 @@ impl<'a> HexScanner<'a> {
         }
     }
 
-    /// The first digit after a prefix that ends before `digits`, or the
-    /// error when there is none. Out of line: most files have no
-    /// prefixes (`gen` writes none), and the loop stays small.
+    /// `digits`, the index just past a prefix, if a hex digit is there;
+    /// the error otherwise. Out of line: most files have no prefixes
+    /// (`gen` writes none), and the token loop stays small.
     #[cold]
     #[inline(never)]
     fn past_prefix(&self, digits: usize) -> Result<usize, ParseError> {

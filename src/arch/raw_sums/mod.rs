@@ -47,58 +47,10 @@ pub fn holders(data: &[u8], width: usize, mask: u64) -> u64 {
     holders_portable(data, width, mask)
 }
 
-/// [`sums`] without SIMD beyond the target's baseline.
-pub fn sums_portable(data: &[u8], width: usize) -> (u64, BlockTally) {
-    sums_any_width(data, width)
-}
-
-/// [`sums`] compiled for AVX2.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub unsafe fn sums_avx2(data: &[u8], width: usize) -> (u64, BlockTally) {
-    sums_any_width(data, width)
-}
-
-/// [`sums`] compiled for AVX-512.
-///
-/// # Safety
-/// The CPU must have AVX-512 F and BW.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub unsafe fn sums_avx512(data: &[u8], width: usize) -> (u64, BlockTally) {
-    sums_any_width(data, width)
-}
-
-/// [`holders`] without SIMD beyond the target's baseline.
-pub fn holders_portable(data: &[u8], width: usize, mask: u64) -> u64 {
-    holders_any_width(data, width, mask)
-}
-
-/// [`holders`] compiled for AVX2.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub unsafe fn holders_avx2(data: &[u8], width: usize, mask: u64) -> u64 {
-    holders_any_width(data, width, mask)
-}
-
-/// [`holders`] compiled for AVX-512.
-///
-/// # Safety
-/// The CPU must have AVX-512 F and BW.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub unsafe fn holders_avx512(data: &[u8], width: usize, mask: u64) -> u64 {
-    holders_any_width(data, width, mask)
-}
-
+/// [`sums`] without SIMD beyond the target's baseline; the builds below
+/// are this loop recompiled.
 #[inline(always)]
-fn sums_any_width(data: &[u8], width: usize) -> (u64, BlockTally) {
+fn sums_portable(data: &[u8], width: usize) -> (u64, BlockTally) {
     match width {
         1 => sums_width::<1>(data),
         2 => sums_width::<2>(data),
@@ -107,14 +59,56 @@ fn sums_any_width(data: &[u8], width: usize) -> (u64, BlockTally) {
     }
 }
 
+/// [`sums`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sums_avx2(data: &[u8], width: usize) -> (u64, BlockTally) {
+    sums_portable(data, width)
+}
+
+/// [`sums`] compiled for AVX-512.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn sums_avx512(data: &[u8], width: usize) -> (u64, BlockTally) {
+    sums_portable(data, width)
+}
+
+/// [`holders`] without SIMD beyond the target's baseline; the builds
+/// below are this loop recompiled.
 #[inline(always)]
-fn holders_any_width(data: &[u8], width: usize, mask: u64) -> u64 {
+fn holders_portable(data: &[u8], width: usize, mask: u64) -> u64 {
     match width {
         1 => holders_width::<1>(data, mask),
         2 => holders_width::<2>(data, mask),
         4 => holders_width::<4>(data, mask),
         _ => holders_width::<8>(data, mask),
     }
+}
+
+/// [`holders`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn holders_avx2(data: &[u8], width: usize, mask: u64) -> u64 {
+    holders_portable(data, width, mask)
+}
+
+/// [`holders`] compiled for AVX-512.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn holders_avx512(data: &[u8], width: usize, mask: u64) -> u64 {
+    holders_portable(data, width, mask)
 }
 
 /// The loop of [`sums`], monomorphised per width so that it vectorises.

@@ -4,10 +4,10 @@
 //! Where [`cpu`](super::cpu) allows AVX-512 (`avx512.rs`), 64 bytes are
 //! classified per step into a mask register; with AVX2 (`avx2.rs`), 32,
 //! and a movemask; either way the mask's lowest bit is that byte's exact
-//! index (the AVX2 hex packer classifies its bytes the same way). Elsewhere eight
-//! bytes are classified at a time with SWAR, long runs of digits are
-//! skipped in blocks that the compiler vectorises, and the block that ends
-//! the run is searched again.
+//! index (the AVX2 hex packer classifies its bytes the same way).
+//! Elsewhere eight bytes are classified at a time with SWAR, long runs of
+//! digits are skipped in blocks that the compiler vectorises, and the
+//! block that ends the run is searched again.
 
 #[cfg(target_arch = "x86_64")]
 pub(super) mod avx2;

@@ -690,6 +690,38 @@ fn working_memory_stays_within_the_budget_plus_16_kib() {
     }
 }
 
+#[test]
+fn log_passes_read_a_file_on_two_threads_within_16_kib() {
+    let sandbox = Sandbox::new();
+    // Over 8 MiB, so that a pass cuts it into two ranges of 4 MiB or more:
+    // decimal heaps of up to 128 bits (three 64-bit windows, and the
+    // first-holder search), from a fixed xorshift sequence.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut text = String::new();
+    while text.len() < 9 << 20 {
+        let value = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+        text += &format!("{value}\n");
+    }
+    let file = sandbox.file("many.dec", text.as_bytes());
+    let expected = sandbox.report(&[file.as_str()]);
+    for (threads, used_threads) in [("1", 1), ("2", 2), ("8", 2)] {
+        let args = ["analyze", "--json", "--memory", "log", "-j", threads, &file];
+        let stdout = sandbox.ok(&args);
+        let report: Json = serde_json::from_str(&stdout).unwrap();
+        let stats = &report["stats"];
+        assert_eq!(stats["threads"], used_threads, "-j {threads}: {stats}");
+        let used = stats["working_memory_bytes"].as_u64().unwrap();
+        assert!(used <= 16 << 10, "{used} bytes on -j {threads}");
+        assert_eq!(without_stats(&stdout), expected, "-j {threads}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Inputs that cannot be mapped.
 

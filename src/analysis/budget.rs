@@ -39,6 +39,17 @@ impl MemoryBudget {
     /// take a few MiB.
     const ONE_PASS_MIN_BYTES: u64 = 64 << 20;
 
+    /// The most ranges a pass under `log` reads at once: two ranges'
+    /// counters and windows stay within its 16 KiB of working memory
+    /// (SPEC section 3), and two threads take a pass to the copy's speed
+    /// (`bench/RESULTS.md`).
+    const LOG_RANGES: usize = 2;
+
+    /// How far a windowed pass's cut between ranges looks for a heap
+    /// boundary: past it (inside a longer heap) the cut is dropped, so
+    /// that no pass reads a long heap twice to split it.
+    const CUT_SEARCH_BYTES: usize = 256 << 10;
+
     /// The window of a stream under `log`, in bits: a stream is read once,
     /// so every heap must fit one window, and 64 bits would refuse most
     /// instances (SPEC section 3).
@@ -61,26 +72,31 @@ impl MemoryBudget {
         let window_limbs = self.window_limbs(input.len);
         let (window_bits, counting) = match (input.len, one_pass) {
             (None, _) => (self.stream_window_bits(), Counting::Every),
-            (Some(_), true) => (64 * window_limbs, Counting::Top),
+            (Some(_), true) => (64 * window_limbs, Counting::Top { lean: false }),
             (Some(_), false) if input.format.raw_width().is_some() => {
                 (64 * window_limbs, Counting::Off)
             }
-            (Some(_), false) => (64 * window_limbs, Counting::Top),
+            (Some(_), false) => (64 * window_limbs, Counting::Top { lean: true }),
         };
-        // Each range of a windowed pass holds a window: text formats read
-        // one range (raw arrays never need more than their first pass and
-        // the first-holder search). Under `log`, one range for every
-        // format: each thread's fold takes memory of its own.
+        // Each range of a windowed pass holds a window of its own: under a
+        // byte budget text formats read one range (raw arrays never need
+        // more than their first pass and the first-holder search). Under
+        // `log` a window is one limb, and a range's counters take about 6
+        // KiB, so a pass reads at most `LOG_RANGES` ranges at once.
         let raw = input.format.raw_width().is_some();
         let ranges = match (one_pass, raw, self) {
             (true, _, _) | (false, true, MemoryBudget::Bytes(_)) => input.threads.max(1),
-            (false, _, _) => 1,
+            (false, _, MemoryBudget::Log) => input.threads.clamp(1, Self::LOG_RANGES),
+            (false, false, MemoryBudget::Bytes(_)) => 1,
         };
         let later = Reads {
             ranges,
             min_range_bytes: 4 << 20,
             read_bytes: self.chunk_bytes(),
-            max_buffered_heap_bytes: usize::MAX,
+            // A windowed pass reads heaps in place from the map, so this
+            // only bounds how far a cut between ranges looks for a heap
+            // boundary (every pass cuts again).
+            max_buffered_heap_bytes: Self::CUT_SEARCH_BYTES,
             max_packed_bytes: usize::MAX,
             stream_chunk_bytes: self.chunk_bytes(),
             heaps_in_place: true,
@@ -168,7 +184,11 @@ pub(crate) enum Counting {
     /// Every position: a stream cannot be read again.
     Every,
     /// The top positions; the rest is counted again if the msb lies there.
-    Top,
+    /// `lean`: without the AVX-512 column loop, whose state takes about 4
+    /// KiB more a position; for the windowed passes, where that would be
+    /// most of the working memory (and under `log` two ranges' counters
+    /// share its 16 KiB).
+    Top { lean: bool },
     /// None: a later pass counts the holders of the msb (raw arrays under
     /// a small budget, whose passes are cheap and whose working memory
     /// stays a few words).
@@ -304,13 +324,27 @@ mod tests {
         assert!(plan.first.heaps_in_place);
         let raw = MemoryBudget::Bytes(64).plan(&shape(Some(1 << 30), Format::U64le));
         assert_eq!((raw.counting, raw.first.ranges), (Counting::Off, 4));
-        let raw = MemoryBudget::Log.plan(&shape(Some(1 << 30), Format::U64le));
-        assert_eq!(
-            (raw.counting, raw.first.ranges, raw.window_bits),
-            (Counting::Off, 1, 64)
-        );
         let default = MemoryBudget::default().plan(&shape(Some(1 << 30), Format::Dec));
         assert!(default.one_pass && !default.first.heaps_in_place);
         assert_eq!(default.first.max_packed_bytes, (1 << 30) / 5);
+    }
+
+    #[test]
+    fn log_passes_read_at_most_two_ranges() {
+        let raw = MemoryBudget::Log.plan(&shape(Some(1 << 30), Format::U64le));
+        assert_eq!(
+            (raw.counting, raw.first.ranges, raw.window_bits),
+            (Counting::Off, 2, 64)
+        );
+        let dec = MemoryBudget::Log.plan(&shape(Some(1 << 30), Format::Dec));
+        assert_eq!(
+            (dec.one_pass, dec.first.ranges, dec.later.ranges),
+            (false, 2, 2)
+        );
+        let one = Shape {
+            threads: 1,
+            ..shape(Some(1 << 30), Format::Hex)
+        };
+        assert_eq!(MemoryBudget::Log.plan(&one).first.ranges, 1);
     }
 }

@@ -102,6 +102,9 @@ pub struct TopCounts {
     low: u64,
     /// Counters of limbs `low ..`, at most [`TOP_LIMBS`].
     limbs: Vec<StagedColumns>,
+    /// Whether blocks of raw words are counted without the AVX-512 column
+    /// loop (see [`Counting::Top`]).
+    lean: bool,
 }
 
 /// The column counter of one limb position, fed 32 words at a time.
@@ -206,7 +209,11 @@ impl TopCounts {
             self.raise(limbs);
         }
         if self.low == 0 && limbs == 1 {
-            columns::tally(block.bytes, block.width, &mut self.limbs[0].counter);
+            let counter = &mut self.limbs[0].counter;
+            match self.lean {
+                true => columns::tally_in_lanes(block.bytes, block.width, counter),
+                false => columns::tally(block.bytes, block.width, counter),
+            };
         }
     }
 
@@ -264,8 +271,13 @@ impl HolderCounts {
     pub fn new(counting: Counting, format: Format) -> HolderCounts {
         match counting {
             Counting::Every => HolderCounts::Every(BitCounts::default()),
-            Counting::Top if format.raw_width().is_some() => HolderCounts::Columns(Box::default()),
-            Counting::Top => HolderCounts::Top(TopCounts::default()),
+            Counting::Top { .. } if format.raw_width().is_some() => {
+                HolderCounts::Columns(Box::default())
+            }
+            Counting::Top { lean } => HolderCounts::Top(TopCounts {
+                lean,
+                ..TopCounts::default()
+            }),
             Counting::Off => HolderCounts::Off,
         }
     }

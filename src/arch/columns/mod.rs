@@ -174,6 +174,19 @@ pub fn tally(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTal
     tally_portable(data, width, counter)
 }
 
+/// [`tally`] without the AVX-512 loop, whose state takes about 4 KiB more
+/// per counter: for the counters of the windowed passes, where that state
+/// would be most of the working memory. Uses AVX2 when
+/// [`cpu`](super::cpu) allows it.
+pub fn tally_in_lanes(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+    #[cfg(target_arch = "x86_64")]
+    if super::cpu().avx2 {
+        // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
+        return unsafe { tally_avx2(data, width, counter) };
+    }
+    tally_portable(data, width, counter)
+}
+
 /// [`tally`] compiled for the baseline target only.
 pub fn tally_portable(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
     tally_any_width(data, width, counter)

@@ -120,7 +120,7 @@ pub(super) fn next_boundary(
     len: u64,
     reads: &Reads,
 ) -> Result<Option<u64>, Error> {
-    let mut window = vec![0u8; 64 << 10];
+    let mut window = vec![0u8; reads.read_bytes.min(64 << 10)];
     // A separator just before `from` makes `from` itself a boundary.
     let from = from.saturating_sub(1);
     let mut at = from;

@@ -318,9 +318,10 @@ kept=$(kept_sections "$results")
     echo
     echo "## One pass of \`--memory log\`"
     echo
-    echo "\`nimstream analyze --memory log --json FILE\` on the same files (one"
-    echo "thread, a window of 64 bits of the nim-sum per pass, read through the"
-    echo "file's map with its pages released behind), median of $log_runs run(s),"
+    echo "\`nimstream analyze --memory log --json FILE\` on the same files (up to"
+    echo "two threads, each with a window of 64 bits of the nim-sum per pass, reading"
+    echo "half of the file through its map with the pages released behind),"
+    echo "median of $log_runs run(s),"
     echo "each in turn with a timed \`cat FILE > /dev/null\` (and after an untimed"
     echo "one). The ratio is that of one read of the file to cat's: cat's median"
     echo "time in those rounds times the file's reads"

@@ -65,6 +65,8 @@ pub(super) fn analyze_under(
         ..Stats::default()
     };
     let first = first_pass(input, &name, format, options, &plan, &mut cost)?;
+    let mut plan = plan;
+    plan.after_first_pass(first.survey.heaps, input.size().unwrap_or(0));
     let run = Run {
         input,
         format,

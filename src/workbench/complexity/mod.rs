@@ -5,7 +5,8 @@
 //! Each analysis runs as a separate process of the `nimstream` binary
 //! (`analyze FILE --json`), so that its working memory is counted by the
 //! binary's counting allocator and its peak resident memory
-//! (`ru_maxrss`, from `wait4`) belongs to that analysis alone. The instance
+//! (`ru_maxrss`, from `wait4`) belongs to that analysis alone; it runs on
+//! one thread. The instance
 //! lives in a temporary folder that is removed once it is measured, so at
 //! most one instance is on disk at a time.
 //!
@@ -224,6 +225,10 @@ fn analyze_in_child(
         .arg(instance)
         .args(["--json", "--memory", &memory_argument(options.memory)])
         .args(["--format", options.format.name()])
+        // One thread, the paper's machine: how many ranges a pass reads on
+        // depends on the input's size (a file under 8 MiB is one), which
+        // would put a step into the curves that is not growth.
+        .args(["--threads", "1"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(stderr)

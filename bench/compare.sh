@@ -102,30 +102,38 @@ median() { # hyperfine JSON, command index → median seconds
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
 }
 
-# Runs commands in turn: one run of each per round, the rounds after
-# WARMUP rounds that are not counted, with `cat FILE > /dev/null` before
-# every run, so that the page cache holds the file and a drift of this
+# Runs commands in turn: one run of each per round, each round in an order
+# of its own, the rounds after WARMUP rounds that are not counted, with
+# `cat FILE > /dev/null` before every run, so that the page cache holds the file and a drift of this
 # shared machine's speed weighs on every command alike (hyperfine alone
 # runs all of one command's runs, then the next's). Writes JSON in
 # hyperfine's shape: results[i] has the command, its times and median.
 interleaved() { # JSON ROUNDS WARMUP FILE COMMAND...
     local json=$1 rounds=$2 warmup=$3 file=$4
     shift 4
-    local round parts=()
+    local round parts=() order=()
     for ((round = 0; round < warmup + rounds; round++)); do
         local part="$json.round$round"
+        # Each round in its own order (the same for every run of the
+        # script), so that no command always follows the same one: what a
+        # command leaves behind (a peer's gigabyte of freed memory, a hot
+        # core) would otherwise weigh on its successor in every round.
+        mapfile -t order < <(printf '%s\n' "$@" | shuf --random-source=<(yes "$round"))
         hyperfine --style basic --runs 1 --prepare "cat $file > /dev/null" \
-            --export-json "$part" "$@" >&2
+            --export-json "$part" "${order[@]}" >&2
         if [ "$round" -ge "$warmup" ]; then parts+=("$part"); fi
     done
-    python3 - "$json" "${parts[@]}" <<'EOF'
+    python3 - "$json" "$#" "$@" "${parts[@]}" <<'EOF'
 import json, statistics, sys
-out, parts = sys.argv[1], sys.argv[2:]
-rounds = [json.load(open(part))["results"] for part in parts]
+out, count = sys.argv[1], int(sys.argv[2])
+commands, parts = sys.argv[3:3 + count], sys.argv[3 + count:]
+rounds = [{r["command"]: r["times"][0] for r in json.load(open(part))["results"]}
+          for part in parts]
+# In the order the commands were given, whatever order each round ran.
 results = []
-for i, first in enumerate(rounds[0]):
-    times = [of_round[i]["times"][0] for of_round in rounds]
-    results.append({"command": first["command"], "times": times,
+for command in commands:
+    times = [of_round[command] for of_round in rounds]
+    results.append({"command": command, "times": times,
                     "median": statistics.median(times)})
 json.dump({"results": results}, open(out, "w"), indent=1)
 EOF
@@ -305,7 +313,8 @@ kept=$(kept_sections "$results")
     echo "Written by \`bench/compare.sh $size\` on $(date -u +%Y-%m-%d) (UTC)."
     echo "Each command ran $runs times after one warm-up round, the commands in"
     echo "turn (one run of each per round, so that a drift of the machine's speed"
-    echo "weighs on all alike), with \`cat FILE > /dev/null\` before every run so"
+    echo "weighs on all alike; each round in an order of its own, so that no"
+    echo "command always follows the same one), with \`cat FILE > /dev/null\` before every run so"
     echo "the file is in the page cache; times are medians of hyperfine's runs."
     echo "The ratio is nimstream's throughput over cat's (cat's median time over"
     echo "nimstream's) from the same rounds. Peak RSS is"

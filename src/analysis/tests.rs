@@ -83,10 +83,15 @@ fn report_of(facts: Facts, data: &[u8], format: Format, options: &Options) -> se
 /// One pass against the windowed passes over the same bytes: the same
 /// report, or the same error.
 fn compare(data: &[u8], format: Format, options: &Options) {
-    let context = || format!("{format:?} {options:?} {:?}", String::from_utf8_lossy(data));
+    compare_with(data, format, options, options);
+}
+
+/// [`compare`], the windowed passes under `slow`'s budget and threads.
+fn compare_with(data: &[u8], format: Format, options: &Options, slow: &Options) {
+    let context = || format!("{format:?} {slow:?} {:?}", String::from_utf8_lossy(data));
     match (
         one_pass(data, format, options, true),
-        windowed(data, format, options),
+        windowed(data, format, slow),
     ) {
         (Ok(fast), Ok(slow)) => assert_eq!(
             report_of(fast, data, format, options),
@@ -149,6 +154,23 @@ fn ranges_on_many_threads_agree_with_the_windowed_passes() {
         for round in 0..60 {
             let data = instance(&mut rng, format);
             compare(&data, format, &round_options(round));
+        }
+    }
+}
+
+#[test]
+fn log_passes_on_two_ranges_agree_with_the_one_pass() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for format in Format::ALL {
+        for round in 0..40 {
+            let data = instance(&mut rng, format);
+            let options = round_options(round);
+            let log = Options {
+                memory: MemoryBudget::Log,
+                threads: 2,
+                ..options.clone()
+            };
+            compare_with(&data, format, &options, &log);
         }
     }
 }

@@ -118,7 +118,12 @@ interleaved() { # JSON ROUNDS WARMUP FILE COMMAND...
         # script), so that no command always follows the same one: what a
         # command leaves behind (a peer's gigabyte of freed memory, a hot
         # core) would otherwise weigh on its successor in every round.
-        mapfile -t order < <(printf '%s\n' "$@" | shuf --random-source=<(yes "$round"))
+        # (Indices are shuffled: a command may span lines.)
+        local commands=("$@") at
+        order=()
+        for at in $(seq 0 $(($# - 1)) | shuf --random-source=<(yes "$round")); do
+            order+=("${commands[at]}")
+        done
         hyperfine --style basic --runs 1 --prepare "cat $file > /dev/null" \
             --export-json "$part" "${order[@]}" >&2
         if [ "$round" -ge "$warmup" ]; then parts+=("$part"); fi

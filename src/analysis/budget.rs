@@ -41,8 +41,8 @@ impl MemoryBudget {
 
     /// The most ranges a pass under `log` reads at once: two ranges'
     /// counters and windows stay within its 16 KiB of working memory
-    /// (SPEC section 3), and two threads take a pass to the copy's speed
-    /// (`bench/RESULTS.md`).
+    /// (SPEC section 3), and two threads halve a pass over many heaps
+    /// (`bench/RESULTS.md`, "One pass of `--memory log`").
     const LOG_RANGES: usize = 2;
 
     /// How far a windowed pass's cut between ranges looks for a heap

@@ -31,6 +31,10 @@
 //!   cheap per byte as wide ones. The zeros and ones are counted only in
 //!   the steps where a minimum over the step says some element is 0 or 1.
 //!
+//! [`tally`] picks the fastest the CPU has; [`tally_in_lanes`] never the
+//! AVX-512 one, whose state is about 4 KiB a counter (for the windowed
+//! passes' counters, which working memory bounds).
+//!
 //! Every build must agree with the obvious per-bit loop
 //! ([`tally_reference`]); the tests check all of them on random arrays of
 //! every width.

@@ -39,8 +39,11 @@ type Tally = fn(&[u8], usize, &mut ColumnCounter) -> BlockTally;
 /// Every build of the loop this CPU can run, whatever the cap, by name:
 /// the AVX2 and AVX-512 ones only where the CPU has them.
 fn builds() -> Vec<(&'static str, Tally)> {
-    let mut builds: Vec<(&'static str, Tally)> =
-        vec![("portable", tally_portable), ("dispatched", tally)];
+    let mut builds: Vec<(&'static str, Tally)> = vec![
+        ("portable", tally_portable),
+        ("dispatched", tally),
+        ("in lanes", tally_in_lanes),
+    ];
     #[cfg(target_arch = "x86_64")]
     {
         let cpu = crate::arch::Cpu::detected();

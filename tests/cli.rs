@@ -694,19 +694,14 @@ fn working_memory_stays_within_the_budget_plus_16_kib() {
 fn log_passes_read_a_file_on_two_threads_within_16_kib() {
     let sandbox = Sandbox::new();
     // Over 8 MiB, so that a pass cuts it into two ranges of 4 MiB or more:
-    // decimal heaps of up to 128 bits (three 64-bit windows, and the
-    // first-holder search), from a fixed xorshift sequence.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    // decimal heaps of 1 to 128 bits (three 64-bit windows, and the
+    // first-holder search).
     let mut text = String::new();
-    while text.len() < 9 << 20 {
-        let value = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
-        text += &format!("{value}\n");
+    for seed in 0.. {
+        if text.len() >= 9 << 20 {
+            break;
+        }
+        text += &format!("{}\n", random_number(1 + seed % 128, seed));
     }
     let file = sandbox.file("many.dec", text.as_bytes());
     let expected = sandbox.report(&[file.as_str()]);

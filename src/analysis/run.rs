@@ -50,7 +50,7 @@ pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Resu
 
 /// [`analyze`] under `plan`.
 pub(super) fn analyze_under(
-    plan: Plan,
+    mut plan: Plan,
     input: &mut Input<'_>,
     format: Format,
     options: &Options,
@@ -65,7 +65,6 @@ pub(super) fn analyze_under(
         ..Stats::default()
     };
     let first = first_pass(input, &name, format, options, &plan, &mut cost)?;
-    let mut plan = plan;
     plan.after_first_pass(first.survey.heaps, input.size().unwrap_or(0));
     let run = Run {
         input,

@@ -153,18 +153,9 @@ fn ranges_on_many_threads_agree_with_the_windowed_passes() {
     for format in Format::ALL {
         for round in 0..60 {
             let data = instance(&mut rng, format);
-            compare(&data, format, &round_options(round));
-        }
-    }
-}
-
-#[test]
-fn log_passes_on_two_ranges_agree_with_the_one_pass() {
-    let mut rng = ChaCha8Rng::seed_from_u64(13);
-    for format in Format::ALL {
-        for round in 0..40 {
-            let data = instance(&mut rng, format);
             let options = round_options(round);
+            compare(&data, format, &options);
+            // And the windowed passes of `log`, on two ranges.
             let log = Options {
                 memory: MemoryBudget::Log,
                 threads: 2,

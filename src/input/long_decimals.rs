@@ -2,7 +2,7 @@
 //! piece is checked as it arrives and its digits go straight into a
 //! [`DecimalStream`], which converts them in subquadratic time as they
 //! come. Neither the token's text nor a buffer that grows to hold it is
-//! kept: a pass in pieces reads a decimal heap of any length through its
+//! kept: a positioned pass reads a decimal heap of any length through its
 //! fixed buffer, as it reads long `bits` and `hex` tokens
 //! ([`super::long_tokens`]).
 

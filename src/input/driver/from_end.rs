@@ -2,7 +2,7 @@
 //!
 //! A `bits` or `hex` token longer than a read is held whole when read
 //! forward ([`crate::input::LongToken`]): its bit 0 is known only at its
-//! end. When a pass in pieces meets one and its fold sums tokens from
+//! end. When a positioned pass meets one and its fold sums tokens from
 //! their end ([`Fold::sums_from_end`]), the range is read backward from
 //! its end first, while its tokens are long: each is read from its last
 //! digit down ([`TokenFromEnd`]), its limbs XORed into the fold's shared

@@ -7,13 +7,11 @@
 //! - bytes in memory or a memory map ([`Reading::Mapped`]), in place: the
 //!   scanner runs over the range itself, and a map's pages are released
 //!   behind the pass (and inside long heaps, step by step);
-//! - a regular file read in pieces ([`Reading::Pieces`]): pieces of a
-//!   fixed size cut at heap boundaries, scanned where they lie in the map
-//!   (its pages populated a step ahead) or read with positioned reads
-//!   into a buffer; a `bits` or `hex` token longer than a piece is read in
-//!   pieces of its own through the buffer, and any other heap too long to
-//!   buffer is read in place from the map (or, with no map, into a buffer
-//!   that grows to hold it);
+//! - a regular file read with positioned reads ([`Reading::Positioned`]):
+//!   buffers of a fixed size cut at heap boundaries; a `bits` or `hex`
+//!   token longer than a buffer is read in pieces, and any
+//!   other heap too long to buffer is read in place from the map (or, with
+//!   no map, into a buffer that grows to hold it);
 //! - a stream: chunks cut at heap boundaries, the unused tail carried to
 //!   the next read, lines counted as the chunks go by.
 //!
@@ -26,7 +24,7 @@
 mod from_end;
 mod heap_loop;
 mod in_place;
-mod pieces;
+mod positioned;
 mod ranges;
 mod reread;
 mod stream;
@@ -44,7 +42,7 @@ use super::tokens_from_end::SummedHeap;
 use super::{Format, Heap, HeapValue, RawBlock, WordBlock};
 use crate::error::{Error, ParseError};
 use in_place::read_in_place;
-use pieces::Pieces;
+use positioned::Positioned;
 use ranges::run_located;
 use std::ops::Range;
 use stream::read_stream;
@@ -99,8 +97,8 @@ pub trait Fold: Send + Sized {
         Ok(())
     }
 
-    /// The most bits a `bits` or `hex` token may have for a pass in
-    /// pieces to read it from its end (`from_end.rs`): its limbs XORed
+    /// The most bits a `bits` or `hex` token may have for a positioned
+    /// pass to read it from its end (`from_end.rs`): its limbs XORed
     /// straight into a sum the fold's ranges share ([`Fold::xor_limbs`]),
     /// the token then handed over without its value
     /// ([`Fold::summed_heap`]). `None` (the default): the fold takes long
@@ -224,11 +222,11 @@ pub struct Reads {
     pub ranges: usize,
     /// A range shorter than this is not worth a thread of its own.
     pub min_range_bytes: u64,
-    /// Bytes per piece (per positioned read, without a map).
+    /// Bytes per positioned read.
     pub read_bytes: usize,
-    /// A heap of more text than this is not buffered in a pass in pieces:
-    /// a `bits` or `hex` token is read in pieces of its own, any other
-    /// heap in place from the map.
+    /// A heap of more text than this is not buffered in a positioned
+    /// pass: a `bits` or `hex` token is read in pieces, any other heap in
+    /// place from the map.
     pub max_buffered_heap_bytes: usize,
     /// The most memory a token read in pieces may pack into; a longer one
     /// is read in place from the map.
@@ -408,8 +406,8 @@ fn read_range<F: Fold>(
                 &mut fold,
                 &mut heaps,
             )),
-            Reading::Pieces => {
-                Pieces::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
+            Reading::Positioned => {
+                Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
             }
         },
     };

@@ -1,7 +1,7 @@
 //! Reading one heap again, where an earlier pass found it: the move's heap
 //! when the first pass did not keep it whole.
 
-use super::pieces::Pieces;
+use super::positioned::Positioned;
 use super::{At, Fold, Reads, Stop};
 use crate::error::Error;
 use crate::input::file_changes;
@@ -36,7 +36,7 @@ pub fn heap_at<'a>(
         RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
         RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
             Reading::Mapped(map) => (map.map(), map.pages()),
-            Reading::Pieces => return reread_in_pieces(input, file, format, offset, reads),
+            Reading::Positioned => return reread_positioned(input, file, format, offset, reads),
         },
     };
     let mut scanner = Scanner::new(format, &data[offset as usize..], offset).releasing(pages);
@@ -53,7 +53,7 @@ pub fn heap_at<'a>(
 }
 
 /// [`heap_at`] with positioned reads: the heap's limbs.
-pub(super) fn reread_in_pieces<'a>(
+pub(super) fn reread_positioned<'a>(
     input: &'a Input<'_>,
     file: &FileInput,
     format: Format,
@@ -62,7 +62,7 @@ pub(super) fn reread_in_pieces<'a>(
 ) -> Result<Reread<'a>, Error> {
     let mut first = FirstHeap(None);
     let range = offset..file.stamp().len_at_open();
-    let read = Pieces::new(file, format, reads).read(range, &mut first, &mut 0);
+    let read = Positioned::new(file, format, reads).read(range, &mut first, &mut 0);
     let bytes_read = match read {
         Ok(bytes) | Err((Stop::Done, bytes)) => bytes,
         Err((Stop::Parse(error), _)) => return Err(input.parse_error(format, error)),

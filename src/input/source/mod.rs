@@ -226,10 +226,8 @@ impl RandomAccess<'_> {
 /// How a pass reads a regular file.
 #[derive(Clone, Copy)]
 pub enum Reading<'a> {
-    /// Pieces of a fixed size cut at heap boundaries: from the map, its
-    /// pages populated a step ahead, or with positioned reads (`pread`)
-    /// into a buffer; a heap longer than a piece through the buffer.
-    Pieces,
+    /// Positioned reads (`pread`) into buffers of a fixed size.
+    Positioned,
     /// The memory map, in place.
     Mapped(&'a MappedFile),
 }
@@ -248,19 +246,21 @@ impl FileInput {
     /// of any length without holding them (the windowed passes, whose
     /// working memory is one window).
     ///
-    /// A pass over heaps that fit small buffers reads in pieces
-    /// (`driver/pieces.rs`): from the map, its pages populated a step
-    /// ahead, and a heap longer than a piece through a buffer, read in
-    /// pieces of its own. A pass that must read heaps of any length reads
-    /// the map as a whole: a heap is read where it lies, releasing its
-    /// pages behind, so no buffer grows with it. Without a map
+    /// A pass over heaps that fit small buffers reads with positioned
+    /// reads: on the machines this was measured on, a `pread` into a
+    /// buffer that stays in the L2 cache reads a cached file about twice
+    /// as fast as touching mapped pages (each costs a fault on first
+    /// touch, and the kernels then read DRAM), and the process never holds
+    /// more of the file than its buffers. A pass that must read heaps of
+    /// any length reads the map: a heap is read where it lies, releasing
+    /// its pages behind, so no buffer grows with it. Without a map
     /// (`--no-mmap`, or mapping failed) every pass uses positioned reads,
     /// and a heap longer than a buffer is read into one that grows to
     /// hold it.
     pub fn reading(&self, heaps_in_place: bool) -> Reading<'_> {
         match heaps_in_place.then(|| self.map()).flatten() {
             Some(map) => Reading::Mapped(map),
-            None => Reading::Pieces,
+            None => Reading::Positioned,
         }
     }
 
@@ -383,14 +383,14 @@ mod tests {
         let InputBytes::File(file) = input.bytes() else {
             panic!("a regular file");
         };
-        assert!(matches!(file.reading(false), Reading::Pieces));
+        assert!(matches!(file.reading(false), Reading::Positioned));
         assert!(file.map.get().is_none(), "mapped without being read");
         assert!(matches!(file.reading(true), Reading::Mapped(_)));
         let (_file, unmapped) = file_input(b"1 10 11", false);
         let InputBytes::File(file) = unmapped.bytes() else {
             panic!("a regular file");
         };
-        assert!(matches!(file.reading(true), Reading::Pieces));
+        assert!(matches!(file.reading(true), Reading::Positioned));
     }
 
     #[test]

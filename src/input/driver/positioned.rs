@@ -1,21 +1,11 @@
-//! Reading a range of a regular file in pieces of a fixed size that end on
-//! heap boundaries: from the file's map where there is one, the pages
-//! populated a step ahead and released behind ([`PageWalk`]), or else
-//! with positioned reads (`pread`) into a buffer. Only a heap longer than
-//! a piece goes through the buffer. A `bits` or `hex` token longer than a
-//! buffer is read from the range's end when the fold sums tokens that way
-//! and the tokens after it are long too (`from_end.rs`), else in pieces
-//! ([`LongToken`]); a `dec` token longer than a buffer in pieces too,
-//! converted as it comes ([`LongDecimal`]); any other heap too long to
-//! buffer is read in place from the map, or, with no map, into a buffer
-//! that grows to hold it.
-//!
-//! Measured on a cached 1 GiB `hex` file on two threads: scanning the map
-//! with its pages populated 2 MiB at a time took 0.87 of the time of
-//! `pread` into 128 KiB buffers (the kernel's copy was half the CPU time;
-//! populating a step of pages costs about a third of it, and the scan then
-//! reads DRAM instead of L2). Touching the map's pages without populating
-//! them took as long as the copy (a fault for every 64 KiB).
+//! Reading a range of a regular file with positioned reads (`pread`) into
+//! buffers of a fixed size that end on heap boundaries. A `bits` or `hex`
+//! token longer than a buffer is read from the range's end when the fold
+//! sums tokens that way and the tokens after it are long too
+//! (`from_end.rs`), else in pieces ([`LongToken`]); a `dec` token longer
+//! than a buffer in pieces too, converted as it comes ([`LongDecimal`]);
+//! any other heap too long to buffer is read in place from the map, or,
+//! with no map, into a buffer that grows to hold it.
 
 use super::from_end::{Backward, Zone};
 use super::heap_loop::scan_piece;
@@ -29,7 +19,7 @@ use crate::input::{complete_prefix, Format, HeapScanner, LongDecimal, Scanner, T
 use std::ops::Range;
 
 /// Reads the ranges of a regular file with positioned reads.
-pub(super) struct Pieces<'a> {
+pub(super) struct Positioned<'a> {
     file: &'a FileInput,
     format: Format,
     reads: &'a Reads,
@@ -44,9 +34,9 @@ enum LongRead {
     TooLong,
 }
 
-impl<'a> Pieces<'a> {
+impl<'a> Positioned<'a> {
     pub(super) fn new(file: &'a FileInput, format: Format, reads: &'a Reads) -> Self {
-        Pieces {
+        Positioned {
             file,
             format,
             reads,

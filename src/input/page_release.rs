@@ -12,7 +12,7 @@
 //! it does nothing.
 
 use super::HeapValue;
-use memmap2::{Advice, Mmap, UncheckedAdvice};
+use memmap2::{Mmap, UncheckedAdvice};
 use std::convert::Infallible;
 use std::ops::Range;
 
@@ -36,69 +36,6 @@ pub fn release_pages(map: &Mmap, start: usize, end: usize) {
     // into the map stays valid. The range lies inside the map. A failure
     // only means the pages stay resident.
     let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, first, last - first) };
-}
-
-/// The step in which a [`PageWalk`] populates pages ahead of its reader
-/// and releases them behind it.
-pub const WALK_STEP_BYTES: usize = 2 << 20;
-
-/// The pages of a map that a reader walks through in order, from `start`
-/// to `end`: populated a step ahead of it, each step in one call
-/// (`MADV_POPULATE_READ`), and released behind it, so that it holds about
-/// two steps of the file. Populating a cached file's pages in steps costs
-/// a third of what faulting them in on first touch does (one fault for
-/// every 64 KiB), and about a third of what copying them into a buffer
-/// does (`bench/RESULTS.md`, "Where the time goes").
-pub struct PageWalk<'m> {
-    map: &'m Mmap,
-    /// Pages before this offset are released (or were never populated).
-    released_to: usize,
-    /// Pages from `released_to` up to this offset are populated.
-    populated_to: usize,
-    end: usize,
-}
-
-impl<'m> PageWalk<'m> {
-    /// A walk over `map` from `start` to `end`, nothing populated yet.
-    pub fn new(map: &'m Mmap, start: usize, end: usize) -> Self {
-        PageWalk {
-            map,
-            released_to: start,
-            populated_to: start,
-            end: end.min(map.len()),
-        }
-    }
-
-    /// Makes the pages up to `to`, and a step beyond, resident before the
-    /// reader reads them.
-    pub fn ahead(&mut self, to: usize) {
-        let wanted = to.saturating_add(WALK_STEP_BYTES).min(self.end);
-        if self.populated_to >= wanted {
-            return;
-        }
-        let from = self.populated_to.max(self.released_to);
-        let len = (wanted - from).max(WALK_STEP_BYTES).min(self.end - from);
-        // A failure (a kernel without MADV_POPULATE_READ) only means the
-        // pages fault in when they are read.
-        let _ = self.map.advise_range(Advice::PopulateRead, from, len);
-        self.populated_to = from + len;
-    }
-
-    /// Releases the pages before `done` once they make a step.
-    pub fn behind(&mut self, done: usize) {
-        if done >= self.released_to + WALK_STEP_BYTES {
-            release_pages(self.map, self.released_to, done);
-            self.released_to = done;
-        }
-    }
-
-    /// Releases every page the walk populated and left from `from` on:
-    /// the reader leaves the map (and may come back to `from` later).
-    pub fn leave(&mut self, from: usize) {
-        release_pages(self.map, self.released_to, self.populated_to.max(from));
-        self.released_to = from;
-        self.populated_to = from;
-    }
 }
 
 /// Releases the resident pages of bytes a pass is done with, when they lie
@@ -194,45 +131,6 @@ impl<'m> PageReleaser<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_walk_populates_a_step_ahead_and_releases_behind() {
-        let mut file = tempfile::tempfile().unwrap();
-        std::io::Write::write_all(&mut file, &vec![7u8; 5 * WALK_STEP_BYTES + 123]).unwrap();
-        // SAFETY: a private read-only map of a temporary file nothing else
-        // writes.
-        let map = unsafe { Mmap::map(&file) }.unwrap();
-        let (start, end) = (1000, 4 * WALK_STEP_BYTES + 5);
-        let mut walk = PageWalk::new(&map, start, end);
-        walk.ahead(start + 10);
-        assert_eq!(walk.populated_to, start + 10 + WALK_STEP_BYTES);
-        walk.ahead(start + 20);
-        let two_steps = start + 10 + 2 * WALK_STEP_BYTES;
-        assert_eq!(walk.populated_to, two_steps, "a whole step at a time");
-        walk.ahead(start + 30);
-        assert_eq!(walk.populated_to, two_steps, "already there");
-        walk.behind(start + WALK_STEP_BYTES - 1);
-        assert_eq!(walk.released_to, start, "less than a step behind");
-        walk.behind(start + WALK_STEP_BYTES + 7);
-        assert_eq!(walk.released_to, start + WALK_STEP_BYTES + 7);
-        walk.ahead(end - 1);
-        assert_eq!(walk.populated_to, end, "never past the end");
-        walk.leave(3 * WALK_STEP_BYTES);
-        assert_eq!(
-            (walk.released_to, walk.populated_to),
-            (3 * WALK_STEP_BYTES, 3 * WALK_STEP_BYTES)
-        );
-        walk.ahead(3 * WALK_STEP_BYTES + 1);
-        assert_eq!(
-            walk.populated_to,
-            4 * WALK_STEP_BYTES + 1,
-            "again from there"
-        );
-        assert!(
-            map[start..end].iter().all(|&b| b == 7),
-            "the bytes stay readable"
-        );
-    }
 
     #[test]
     fn steps_cover_the_range_top_down_without_gaps() {

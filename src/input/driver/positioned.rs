@@ -12,7 +12,6 @@ use super::heap_loop::scan_piece;
 use super::{At, Fold, Reads, Stop, LINE};
 use crate::input::file_changes;
 use crate::input::long_tokens::LongToken;
-use crate::input::page_release::PageWalk;
 use crate::input::progress;
 use crate::input::source::FileInput;
 use crate::input::{complete_prefix, Format, HeapScanner, LongDecimal, Scanner, TokenScratch};
@@ -75,30 +74,7 @@ impl<'a> Positioned<'a> {
         let mut whole_at = None;
         // The long tokens at the range's end, once read from there.
         let mut zone = Zone::new(range.end);
-        // With a map, heaps that fit a read are scanned where they lie.
-        let mut mapped = self.file.map().map(|map| MappedRange {
-            data: map.map(),
-            walk: map.walk(range.start as usize, range.end as usize),
-            read_len: buffer.len(),
-        });
         loop {
-            if let Some(mapped) = &mut mapped {
-                // The map holds whatever the buffer holds: only a heap
-                // longer than a read goes through the buffer.
-                mapped.read_len = buffer.len();
-                base = self.scan_mapped(
-                    mapped,
-                    base..zone.start,
-                    fold,
-                    heaps,
-                    scratch.as_mut(),
-                    bytes,
-                )?;
-                (filled, next) = (0, base);
-                if base == zone.start {
-                    return zone.hand_over(fold, heaps);
-                }
-            }
             let want = (buffer.len() - filled).min((zone.start - next) as usize);
             self.file
                 .read_exact_at(&mut buffer[filled..filled + want], next)?;
@@ -165,50 +141,6 @@ impl<'a> Positioned<'a> {
                 buffer.grow();
             }
         }
-    }
-
-    /// Scans the heaps of `span` of the map where they lie, a read's
-    /// length at a time, the walk's pages populated ahead and released
-    /// behind; stops at the span's end or before a heap longer than a read
-    /// (whose pages the walk then leaves); returns where it stopped.
-    fn scan_mapped<F: Fold>(
-        &self,
-        mapped: &mut MappedRange<'_>,
-        span: Range<u64>,
-        fold: &mut F,
-        heaps: &mut u64,
-        mut scratch: Option<&mut TokenScratch>,
-        bytes: &mut u64,
-    ) -> Result<u64, Stop> {
-        let mut base = span.start;
-        while base < span.end {
-            let to = (base + mapped.read_len as u64).min(span.end);
-            mapped.walk.ahead(to as usize);
-            let window = &mapped.data[base as usize..to as usize];
-            let usable = match to == span.end {
-                true => window.len(),
-                false => complete_prefix(self.format, window, base == 0),
-            };
-            if usable == 0 {
-                break;
-            }
-            *bytes += usable as u64;
-            progress::read(usable as u64);
-            let at = At::nowhere();
-            scan_piece(
-                self.format,
-                &window[..usable],
-                base,
-                fold,
-                heaps,
-                scratch.as_deref_mut(),
-                at,
-            )?;
-            base += usable as u64;
-            mapped.walk.behind(base as usize);
-        }
-        mapped.walk.leave(base as usize);
-        Ok(base)
     }
 
     /// Reads the rest of a long token through `buffer` and hands it to
@@ -338,14 +270,6 @@ impl<'a> Positioned<'a> {
         }
         Ok(base + consumed as u64)
     }
-}
-
-/// A range read through the file's map: the map, the walk through the
-/// range's pages, and the length of a read.
-struct MappedRange<'m> {
-    data: &'m [u8],
-    walk: PageWalk<'m>,
-    read_len: usize,
 }
 
 /// A read buffer that starts on a cache line. The kernel copies a file's

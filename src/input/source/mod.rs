@@ -14,7 +14,7 @@
 mod line_lookup;
 
 use super::file_changes::{self, MapGuard, Stamp};
-use super::page_release::{PageReleaser, PageWalk};
+use super::page_release::PageReleaser;
 use super::Format;
 use crate::error::{Error, ParseError};
 use memmap2::{Advice, Mmap};
@@ -326,11 +326,6 @@ impl MappedFile {
     /// Releases the map's pages behind a pass.
     pub fn pages(&self) -> PageReleaser<'_> {
         PageReleaser::of(&self.map)
-    }
-
-    /// A walk through the map's pages from `start` to `end`.
-    pub fn walk(&self, start: usize, end: usize) -> PageWalk<'_> {
-        PageWalk::new(&self.map, start, end)
     }
 }
 

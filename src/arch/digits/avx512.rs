@@ -1,8 +1,11 @@
 //! [`xor_hex`](super::xor_hex) with AVX-512 F, BW and VBMI: four limbs
 //! (64 digits) a step from the string's end, XORed into the window with
-//! one 256-bit load and store, and the short top step a masked load.
+//! one 256-bit load and store, and the short top step a masked load; and
+//! [`xor_binary`](super::xor_binary): a limb (64 digits) a step, its
+//! bytes reversed by one byte permute and their low bits tested into a
+//! mask register.
 
-use super::hex_values;
+use super::{hex_values, parse_binary, xor_digit_limbs};
 use std::arch::x86_64::*;
 
 /// Each byte's hex value (the zeros of a masked load look up 0): a
@@ -104,6 +107,29 @@ fn shift_up(bytes: __m512i, by: usize) -> __m512i {
     // Lane `i` takes lane `i - by`; the lanes below `by` are zeroed.
     let index = _mm512_sub_epi8(lane_indices(), _mm512_set1_epi8(by as i8));
     _mm512_maskz_permutexvar_epi8(u64::MAX << by, index, bytes)
+}
+
+/// [`super::xor_binary`] with AVX-512.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VBMI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
+    let reverse = _mm512_sub_epi8(_mm512_set1_epi8(63), lane_indices());
+    xor_digit_limbs::<64>(
+        digits,
+        first,
+        window,
+        |chunk| {
+            // SAFETY: the chunk holds 64 bytes; unaligned loads have no
+            // alignment requirement.
+            let bytes = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
+            // The last digit to lane 0: a digit's low bit is its value.
+            let reversed = _mm512_permutexvar_epi8(reverse, bytes);
+            _mm512_test_epi8_mask(reversed, _mm512_set1_epi8(1))
+        },
+        parse_binary,
+    );
 }
 
 /// 0, 1, …, 63 in the 64 byte lanes.

@@ -4,9 +4,10 @@
 //! block of digits that ends `i` blocks before its end; only the top limb
 //! can be short. Whole limbs are converted with wide operations: portable
 //! SWAR on 64-bit words (eight binary digits per multiplication, eight hex
-//! digits per handful of shifts), AVX2 (`avx2.rs`), or for hex AVX-512
-//! with VBMI (`avx512.rs`: four limbs a step, XORed into the window as
-//! one vector), where [`cpu`](super::cpu) allows it. The digits were
+//! digits per handful of shifts), AVX2 (`avx2.rs`), or AVX-512 with VBMI
+//! (`avx512.rs`: for hex four limbs a step, XORed into the window as one
+//! vector; for binary a limb a step, one byte permute and one bit test),
+//! where [`cpu`](super::cpu) allows it. The digits were
 //! validated by the scanner, so the kernels assume `0`/`1` for binary and
 //! `0-9a-fA-F` for hex. Little-endian bytes are loaded as words.
 
@@ -219,9 +220,17 @@ pub fn le_bytes_limb(bytes: &[u8], index: u64) -> u64 {
 /// XORs limbs `first ..` of a binary digit string into `window`.
 pub fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
-    if super::cpu().avx2 {
-        // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
-        return unsafe { avx2::xor_binary(digits, first, window) };
+    {
+        let cpu = super::cpu();
+        if cpu.avx512_vbmi {
+            // SAFETY: `cpu()` reports AVX-512 F, BW and VBMI only where
+            // the CPU has them.
+            return unsafe { avx512::xor_binary(digits, first, window) };
+        }
+        if cpu.avx2 {
+            // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
+            return unsafe { avx2::xor_binary(digits, first, window) };
+        }
     }
     xor_binary_portable(digits, first, window);
 }

@@ -203,6 +203,10 @@ fn avx512_kernels_match_the_reference() {
         eprintln!("no AVX-512 VBMI on this CPU: skipped");
         return;
     }
+    check_kernel("avx512", BINARY, 1, |digits, first, window| {
+        // SAFETY: the CPU supports AVX-512 F, BW and VBMI, checked above.
+        unsafe { avx512::xor_binary(digits, first, window) }
+    });
     check_kernel("avx512", HEX, 4, |digits, first, window| {
         // SAFETY: the CPU supports AVX-512 F, BW and VBMI, checked above.
         unsafe { avx512::xor_hex(digits, first, window) }

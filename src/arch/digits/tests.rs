@@ -228,3 +228,61 @@ fn le_bytes_limbs_pad_the_top() {
     assert_eq!(le_bytes_limb(&bytes, 1), 9);
     assert_eq!(le_bytes_limb(&bytes, u64::MAX), 0);
 }
+
+/// A limb kernel: `xor_binary`, `xor_hex` or one of their builds.
+type Kernel = fn(&[u8], u64, &mut [u64]);
+
+/// Every build of the two limb kernels this CPU runs, by name.
+fn every_build() -> Vec<(&'static str, Kernel, Kernel)> {
+    let mut builds: Vec<(&'static str, Kernel, Kernel)> =
+        vec![("portable", xor_binary_portable, xor_hex_portable)];
+    #[cfg(target_arch = "x86_64")]
+    {
+        let cpu = crate::arch::Cpu::detected();
+        if cpu.avx2 {
+            builds.push((
+                "avx2",
+                // SAFETY: the CPU supports AVX2, checked above.
+                |d, f, w| unsafe { avx2::xor_binary(d, f, w) },
+                // SAFETY: as above.
+                |d, f, w| unsafe { avx2::xor_hex(d, f, w) },
+            ));
+        }
+        if cpu.avx512_vbmi {
+            builds.push((
+                "avx512",
+                // SAFETY: the CPU supports AVX-512 F, BW and VBMI.
+                |d, f, w| unsafe { avx512::xor_binary(d, f, w) },
+                // SAFETY: as above.
+                |d, f, w| unsafe { avx512::xor_hex(d, f, w) },
+            ));
+        }
+    }
+    builds
+}
+
+#[test]
+fn every_build_gives_num_bigints_limbs_of_long_strings() {
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    for round in 0..60 {
+        let len = 1 + (random.next() % 5000) as usize;
+        for (name, binary, hex) in every_build() {
+            for (alphabet, radix, bits_per_digit, kernel) in
+                [(BINARY, 2, 1, binary), (HEX, 16, 4, hex)]
+            {
+                let digits = random.digits(len, alphabet);
+                let limbs = (len * bits_per_digit).div_ceil(64);
+                let mut window = vec![0u64; limbs];
+                kernel(&digits, 0, &mut window);
+                let mut expected = num_bigint::BigUint::parse_bytes(&digits, radix)
+                    .expect("valid digits")
+                    .to_u64_digits();
+                expected.resize(limbs, 0);
+                assert_eq!(
+                    window, expected,
+                    "{name} radix {radix}: round {round}, {len} digits"
+                );
+            }
+        }
+    }
+}

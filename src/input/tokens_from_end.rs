@@ -11,7 +11,9 @@
 //! length. The driver reads a range's tokens this way from the range's end
 //! (`driver/from_end.rs`).
 //!
-//! A chunk is checked before its limbs are XORed: the first non-digit
+//! A chunk is checked before its limbs are XORed into the sum (a `bits`
+//! chunk as it is converted, in one read: a chunk of digits only is by
+//! far the most common): the first non-digit
 //! (looking backward) ends the token, at whitespace or at a `0x` prefix
 //! that follows whitespace. Any other byte leaves the token to the forward
 //! reader, which reports the input's first error; the limbs XORed until
@@ -116,6 +118,15 @@ impl TokenFromEnd {
         xor: impl FnOnce(u64, &[u64]),
     ) -> FromEnd {
         debug_assert_eq!(lo + chunk.len() as u64, self.next_end());
+        if self.format == Format::Bits && self.take_checked(chunk) {
+            // Digits only: the token goes on below the chunk, or starts at
+            // `floor`.
+            self.hand_over(xor);
+            return match lo == floor {
+                true => FromEnd::Whole(self.summed(floor, floor)),
+                false => FromEnd::More,
+            };
+        }
         let digits = digit_class(self.format);
         let stop = match first_non_digit(chunk, 0, digits) {
             end if end == chunk.len() => None,
@@ -153,16 +164,36 @@ impl TokenFromEnd {
         }
     }
 
+    /// Converts a chunk of binary digits into the scratch limbs, checking
+    /// them as it goes (one read of the chunk): false if a byte is not a
+    /// digit, the scratch then left to [`TokenFromEnd::xor_digits`].
+    fn take_checked(&mut self, chunk: &[u8]) -> bool {
+        self.clear_scratch(chunk.len());
+        digits::xor_binary_checked(chunk, &mut self.scratch)
+    }
+
+    /// Zeroed scratch limbs for `digits` digits.
+    fn clear_scratch(&mut self, digits: usize) {
+        let limbs = digits.div_ceil(digits_per_limb(self.format));
+        self.scratch.clear();
+        self.scratch.resize(limbs, 0);
+    }
+
     /// XORs the value of `digits`, the next limbs from the end, into the
     /// sum, keeping the top limbs.
     fn xor_digits(&mut self, digits: &[u8], xor: impl FnOnce(u64, &[u64])) {
-        let limbs = digits.len().div_ceil(digits_per_limb(self.format)) as u64;
-        self.scratch.clear();
-        self.scratch.resize(limbs as usize, 0);
+        self.clear_scratch(digits.len());
         match self.format {
             Format::Hex => digits::xor_hex(digits, 0, &mut self.scratch),
             _ => digits::xor_binary(digits, 0, &mut self.scratch),
         }
+        self.hand_over(xor);
+    }
+
+    /// Hands the scratch limbs, the next from the end, to `xor`, keeping
+    /// the top limbs.
+    fn hand_over(&mut self, xor: impl FnOnce(u64, &[u64])) {
+        let limbs = self.scratch.len() as u64;
         // High zero limbs change no sum: they are not XORed, so that
         // leading zeros do not lengthen it.
         let used = self

@@ -132,6 +132,34 @@ pub(super) unsafe fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
     );
 }
 
+/// [`super::xor_binary_checked`] with AVX-512: each limb's 64 bytes are
+/// checked in the register they are converted from (`byte | 1` is `'1'`
+/// for both digits only), the checks gathered in a mask and tested once.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VBMI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn xor_binary_checked(digits: &[u8], window: &mut [u64]) -> bool {
+    let reverse = _mm512_sub_epi8(_mm512_set1_epi8(63), lane_indices());
+    let (one, ascii_one) = (_mm512_set1_epi8(1), _mm512_set1_epi8(b'1' as i8));
+    let mut valid = u64::MAX;
+    let top = digits.len() % 64;
+    let whole = digits[top..].rchunks_exact(64);
+    for (slot, chunk) in window.iter_mut().zip(whole) {
+        // SAFETY: the chunk holds 64 bytes; unaligned loads have no
+        // alignment requirement.
+        let bytes = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
+        valid &= _mm512_cmpeq_epi8_mask(_mm512_or_si512(bytes, one), ascii_one);
+        let reversed = _mm512_permutexvar_epi8(reverse, bytes);
+        *slot ^= _mm512_test_epi8_mask(reversed, one);
+    }
+    let short = &digits[..top];
+    if let Some(slot) = window.get_mut(digits.len() / 64).filter(|_| top > 0) {
+        *slot ^= parse_binary(short);
+    }
+    valid == u64::MAX && short.iter().all(|&b| b | 1 == b'1')
+}
+
 /// 0, 1, …, 63 in the 64 byte lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]

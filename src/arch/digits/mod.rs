@@ -18,6 +18,8 @@ mod avx512;
 #[cfg(test)]
 mod tests;
 
+use super::token_end::{first_non_digit, Digits};
+
 /// Value of an ASCII hex digit (the input was validated; other bytes give 0).
 pub fn hex_digit_value(digit: u8) -> u8 {
     HEX_VALUES[usize::from(digit)]
@@ -233,6 +235,30 @@ pub fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
         }
     }
     xor_binary_portable(digits, first, window);
+}
+
+/// XORs the limbs of `digits` into `window` (limb 0 first, as
+/// [`xor_binary`] from limb 0) if every byte of `digits` is `0` or `1`,
+/// and says whether it is; when it is not, `window` holds anything. The
+/// AVX-512 build checks each limb's bytes in the register it converts them
+/// from; the others check first ([`first_non_digit`]).
+pub fn xor_binary_checked(digits: &[u8], window: &mut [u64]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if super::cpu().avx512_vbmi {
+        // SAFETY: `cpu()` reports AVX-512 F, BW and VBMI only where the
+        // CPU has them.
+        return unsafe { avx512::xor_binary_checked(digits, window) };
+    }
+    xor_binary_checked_by_parts(digits, window)
+}
+
+/// [`xor_binary_checked`] as a check, then [`xor_binary`].
+fn xor_binary_checked_by_parts(digits: &[u8], window: &mut [u64]) -> bool {
+    let all_digits = first_non_digit(digits, 0, Digits::Binary) == digits.len();
+    if all_digits {
+        xor_binary(digits, 0, window);
+    }
+    all_digits
 }
 
 /// Appends to `groups` the value of each whole group of 64 bytes at the

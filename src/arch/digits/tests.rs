@@ -286,3 +286,38 @@ fn every_build_gives_num_bigints_limbs_of_long_strings() {
         }
     }
 }
+
+/// A build of `xor_binary_checked`.
+type CheckedKernel = fn(&[u8], &mut [u64]) -> bool;
+
+#[test]
+fn checked_binary_limbs_are_the_references_and_any_other_byte_is_refused() {
+    let mut checked: Vec<(&str, CheckedKernel)> = vec![("by parts", xor_binary_checked_by_parts)];
+    #[cfg(target_arch = "x86_64")]
+    if crate::arch::Cpu::detected().avx512_vbmi {
+        // SAFETY: the CPU supports AVX-512 F, BW and VBMI, checked above.
+        checked.push(("avx512", |d, w| unsafe { avx512::xor_binary_checked(d, w) }));
+    }
+    let mut random = Random(0x5851_f42d_4c95_7f2d);
+    for len in 0..400 {
+        let mut digits = random.digits(len, BINARY);
+        let limbs = len.div_ceil(64);
+        for (name, kernel) in &checked {
+            let mut window = vec![0u64; limbs];
+            assert!(kernel(&digits, &mut window), "{name}: {len} digits");
+            assert_eq!(
+                window,
+                reference_limbs(&digits, 1, 0, limbs),
+                "{name}: {len}"
+            );
+        }
+        if len > 0 {
+            let at = (random.next() % len as u64) as usize;
+            digits[at] = [b' ', b'2', b'x', 0xb1, 0x30 ^ 0x80][(random.next() % 5) as usize];
+            for (name, kernel) in &checked {
+                let mut window = vec![0u64; limbs];
+                assert!(!kernel(&digits, &mut window), "{name}: byte {at} of {len}");
+            }
+        }
+    }
+}

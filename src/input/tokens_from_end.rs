@@ -12,12 +12,12 @@
 //! (`driver/from_end.rs`).
 //!
 //! A chunk is checked before its limbs are XORed into the sum (a `bits`
-//! chunk as it is converted, in one read: a chunk of digits only is by
-//! far the most common): the first non-digit
-//! (looking backward) ends the token, at whitespace or at a `0x` prefix
-//! that follows whitespace. Any other byte leaves the token to the forward
-//! reader, which reports the input's first error; the limbs XORed until
-//! then are never read, since the pass fails.
+//! chunk as it is converted, in one read: a chunk of digits only is by far
+//! the most common): the first non-digit (looking backward) ends the
+//! token, at whitespace or at a `0x` prefix that follows whitespace. Any
+//! other byte leaves the token to the forward reader, which reports the
+//! input's first error; the limbs XORed until then are never read, since
+//! the pass fails.
 
 use super::long_tokens::{digit_class, digits_per_limb, LongToken};
 use super::token::is_space;

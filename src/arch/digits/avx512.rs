@@ -7,6 +7,7 @@
 
 use super::{hex_values, parse_binary, xor_digit_limbs};
 use std::arch::x86_64::*;
+use std::cell::Cell;
 
 /// Each byte's hex value (the zeros of a masked load look up 0): a
 /// two-table byte permute reads the first 128 entries.
@@ -115,21 +116,9 @@ fn shift_up(bytes: __m512i, by: usize) -> __m512i {
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
-    let reverse = _mm512_sub_epi8(_mm512_set1_epi8(63), lane_indices());
-    xor_digit_limbs::<64>(
-        digits,
-        first,
-        window,
-        |chunk| {
-            // SAFETY: the chunk holds 64 bytes; unaligned loads have no
-            // alignment requirement.
-            let bytes = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
-            // The last digit to lane 0: a digit's low bit is its value.
-            let reversed = _mm512_permutexvar_epi8(reverse, bytes);
-            _mm512_test_epi8_mask(reversed, _mm512_set1_epi8(1))
-        },
-        parse_binary,
-    );
+    let reverse = reversed_lanes();
+    let limb = |chunk: &[u8; 64]| binary_limb(load(chunk), reverse);
+    xor_digit_limbs::<64>(digits, first, window, limb, parse_binary);
 }
 
 /// [`super::xor_binary_checked`] with AVX-512: each limb's 64 bytes are
@@ -140,24 +129,47 @@ pub(super) unsafe fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn xor_binary_checked(digits: &[u8], window: &mut [u64]) -> bool {
-    let reverse = _mm512_sub_epi8(_mm512_set1_epi8(63), lane_indices());
-    let (one, ascii_one) = (_mm512_set1_epi8(1), _mm512_set1_epi8(b'1' as i8));
-    let mut valid = u64::MAX;
-    let top = digits.len() % 64;
-    let whole = digits[top..].rchunks_exact(64);
-    for (slot, chunk) in window.iter_mut().zip(whole) {
-        // SAFETY: the chunk holds 64 bytes; unaligned loads have no
-        // alignment requirement.
-        let bytes = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
-        valid &= _mm512_cmpeq_epi8_mask(_mm512_or_si512(bytes, one), ascii_one);
-        let reversed = _mm512_permutexvar_epi8(reverse, bytes);
-        *slot ^= _mm512_test_epi8_mask(reversed, one);
-    }
-    let short = &digits[..top];
-    if let Some(slot) = window.get_mut(digits.len() / 64).filter(|_| top > 0) {
-        *slot ^= parse_binary(short);
-    }
-    valid == u64::MAX && short.iter().all(|&b| b | 1 == b'1')
+    let reverse = reversed_lanes();
+    let valid = Cell::new(u64::MAX);
+    let limb = |chunk: &[u8; 64]| {
+        let bytes = load(chunk);
+        let digit_lanes = _mm512_or_si512(bytes, _mm512_set1_epi8(1));
+        let ascii_one = _mm512_set1_epi8(b'1' as i8);
+        valid.set(valid.get() & _mm512_cmpeq_epi8_mask(digit_lanes, ascii_one));
+        binary_limb(bytes, reverse)
+    };
+    xor_digit_limbs::<64>(digits, 0, window, limb, parse_binary);
+    // Past 64 digits the short top limb is read from the first 64 bytes,
+    // checked above; a shorter string is converted without the vector.
+    let short_valid = digits.len() >= 64 || digits.iter().all(|&b| b | 1 == b'1');
+    valid.get() == u64::MAX && short_valid
+}
+
+/// 64 bytes of a limb's digits in a register.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn load(chunk: &[u8; 64]) -> __m512i {
+    // SAFETY: the chunk holds 64 bytes; unaligned loads have no alignment
+    // requirement.
+    unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
+}
+
+/// The value of 64 binary digits, most significant first: the last digit
+/// moved to lane 0 by `reverse` ([`reversed_lanes`]), each digit's low
+/// bit (its value) tested into a mask register.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn binary_limb(bytes: __m512i, reverse: __m512i) -> u64 {
+    let reversed = _mm512_permutexvar_epi8(reverse, bytes);
+    _mm512_test_epi8_mask(reversed, _mm512_set1_epi8(1))
+}
+
+/// 63, 62, …, 0 in the 64 byte lanes: a byte permute's index that
+/// reverses a register.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn reversed_lanes() -> __m512i {
+    _mm512_sub_epi8(_mm512_set1_epi8(63), lane_indices())
 }
 
 /// 0, 1, …, 63 in the 64 byte lanes.

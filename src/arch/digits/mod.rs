@@ -238,11 +238,16 @@ pub fn xor_binary(digits: &[u8], first: u64, window: &mut [u64]) {
 }
 
 /// XORs the limbs of `digits` into `window` (limb 0 first, as
-/// [`xor_binary`] from limb 0) if every byte of `digits` is `0` or `1`,
-/// and says whether it is; when it is not, `window` holds anything. The
-/// AVX-512 build checks each limb's bytes in the register it converts them
-/// from; the others check first ([`first_non_digit`]).
+/// [`xor_binary`] from limb 0; `window` holds a limb for every 64 digits
+/// or part of them) if every byte of `digits` is `0` or `1`, and says
+/// whether it is; when it is not, `window` holds anything. The AVX-512
+/// build checks each limb's bytes in the register it converts them from;
+/// the others check first ([`first_non_digit`]).
 pub fn xor_binary_checked(digits: &[u8], window: &mut [u64]) -> bool {
+    debug_assert!(
+        window.len() >= digits.len().div_ceil(64),
+        "a limb for every 64 digits"
+    );
     #[cfg(target_arch = "x86_64")]
     if super::cpu().avx512_vbmi {
         // SAFETY: `cpu()` reports AVX-512 F, BW and VBMI only where the

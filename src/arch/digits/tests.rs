@@ -179,38 +179,12 @@ fn binary_groups_are_packed_up_to_the_first_bad_byte() {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[test]
-fn avx2_kernels_match_the_reference() {
-    if !crate::arch::Cpu::detected().avx2 {
-        eprintln!("no AVX2 on this CPU: skipped");
-        return;
+fn every_cpu_build_matches_the_reference() {
+    for (name, binary, hex) in every_build() {
+        check_kernel(name, BINARY, 1, binary);
+        check_kernel(name, HEX, 4, hex);
     }
-    check_kernel("avx2", BINARY, 1, |digits, first, window| {
-        // SAFETY: the CPU supports AVX2, checked above.
-        unsafe { avx2::xor_binary(digits, first, window) }
-    });
-    check_kernel("avx2", HEX, 4, |digits, first, window| {
-        // SAFETY: the CPU supports AVX2, checked above.
-        unsafe { avx2::xor_hex(digits, first, window) }
-    });
-}
-
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn avx512_kernels_match_the_reference() {
-    if !crate::arch::Cpu::detected().avx512_vbmi {
-        eprintln!("no AVX-512 VBMI on this CPU: skipped");
-        return;
-    }
-    check_kernel("avx512", BINARY, 1, |digits, first, window| {
-        // SAFETY: the CPU supports AVX-512 F, BW and VBMI, checked above.
-        unsafe { avx512::xor_binary(digits, first, window) }
-    });
-    check_kernel("avx512", HEX, 4, |digits, first, window| {
-        // SAFETY: the CPU supports AVX-512 F, BW and VBMI, checked above.
-        unsafe { avx512::xor_hex(digits, first, window) }
-    });
 }
 
 #[test]

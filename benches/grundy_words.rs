@@ -1,5 +1,5 @@
 //! Throughput of `grundy_words::fold` alone, the game pass's loop over a
-//! raw array, on one 128 KiB piece held in cache (the size the one-pass
+//! raw array, on one 1 MiB piece held in cache (the size the one-pass
 //! analysis hands it), for every element width and every build this CPU
 //! can run, with the tables of `kayles` (period 12, 83 values past the
 //! preperiod) and `octal:0.16` (period 149,459, a table of about 1 MiB).
@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 
 /// The analysis's piece size.
-const PIECE_BYTES: usize = 128 << 10;
+const PIECE_BYTES: usize = 1 << 20;
 
 /// The most values a run may compute (the CLI's default).
 const MAX_VALUES: u64 = 1 << 24;

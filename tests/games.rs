@@ -486,23 +486,28 @@ fn tokens_read_in_pieces_from_a_file_match_the_same_bytes_in_memory() {
     let mut rng = ChaCha8Rng::seed_from_u64(128);
     for reference in references().iter().take(3) {
         for format in [Format::Bits, Format::Hex] {
-            // Tokens longer than a read (128 KiB), one of them all but 60
-            // bits leading zeros, between short ones.
-            let long = |rng: &mut ChaCha8Rng, bits: u64| {
+            // Tokens of more digits than a read's 1 MiB, one of them all
+            // but 60 bits leading zeros, between short ones.
+            let bits_per_digit = match format {
+                Format::Hex => 4,
+                _ => 1,
+            };
+            let long = |rng: &mut ChaCha8Rng, digits: u64| {
+                let bits = digits * bits_per_digit;
                 random_heap(rng, bits) | (BigUint::from(1u8) << bits)
             };
             let heaps = vec![
                 long(&mut rng, 1_500_000),
                 BigUint::from(rng.random_range(0..1000u32)),
                 long(&mut rng, 2_000_003),
-                long(&mut rng, 600_001),
+                long(&mut rng, 1_100_001),
             ];
             let mut bytes = encode(format, &heaps);
-            let (zeros, last) = match format {
-                Format::Hex => (300_000, 0x101u32),
-                _ => (1_200_000, 0b101),
+            let last = match format {
+                Format::Hex => 0x101u32,
+                _ => 0b101,
             };
-            bytes.extend(std::iter::repeat_n(b'0', zeros));
+            bytes.extend(std::iter::repeat_n(b'0', 1_200_000));
             bytes.extend_from_slice(b"101\n");
             let path = dir.path().join("long");
             std::fs::write(&path, &bytes).unwrap();

@@ -45,6 +45,15 @@ impl MemoryBudget {
     /// (`bench/RESULTS.md`, "One pass of `--memory log`").
     const LOG_RANGES: usize = 2;
 
+    /// The size of a read of the one pass (`pread` into a buffer of each
+    /// range). A read's fixed cost is high on these virtual machines (1
+    /// GiB cached: `dd bs=1M` 143 ms against `bs=128K` 169, 11 shuffled
+    /// rounds), and past 1 MiB (a core's L2) the scan no longer finds
+    /// what the kernel copied in cache: against 128 KiB, 1 MiB took 0.95
+    /// of the time on hex and 0.85 on u64le, 2 and 4 MiB no less
+    /// (`bench/RESULTS.md`).
+    pub(crate) const ONE_PASS_READ_BYTES: usize = 1 << 20;
+
     /// How far a windowed pass's cut between ranges looks for a heap
     /// boundary: past it (inside a longer heap) the cut is dropped, so
     /// that no pass reads a long heap twice to split it.
@@ -103,7 +112,7 @@ impl MemoryBudget {
         };
         let first = match one_pass {
             true => Reads {
-                read_bytes: 128 << 10,
+                read_bytes: Self::ONE_PASS_READ_BYTES,
                 max_buffered_heap_bytes: 8 << 20,
                 // Each range may hold one long token's packed digits, and
                 // their sum is as long as the longest.

@@ -57,7 +57,7 @@ pub use serve::{serve, Style};
 pub use status::{Status, UpdateMove};
 
 use crate::analysis::rules::{self, Counts};
-use crate::analysis::Rule;
+use crate::analysis::{MemoryBudget, Rule};
 use crate::error::Error;
 use crate::input::driver::{self, Reads};
 use crate::input::source::Input;
@@ -162,7 +162,7 @@ fn initial_reads(threads: usize) -> Reads {
     Reads {
         ranges: threads.max(1),
         min_range_bytes: 4 << 20,
-        read_bytes: 128 << 10,
+        read_bytes: MemoryBudget::ONE_PASS_READ_BYTES,
         max_buffered_heap_bytes: 8 << 20,
         max_packed_bytes: 0,
         stream_chunk_bytes: 128 << 10,

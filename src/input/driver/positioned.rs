@@ -274,8 +274,9 @@ impl<'a> Positioned<'a> {
 
 /// A read buffer that starts on a cache line. The kernel copies a file's
 /// pages into it at full speed; into a buffer 16 bytes past a line (where
-/// an allocation of 128 KiB, served by its own map, begins) the copy of a
-/// cached file took about a tenth longer, measured on two threads.
+/// an allocation of 128 KiB or more, served by its own map, begins) the
+/// copy of a cached file took about a tenth longer, measured on two
+/// threads.
 struct ReadBuffer {
     backing: Vec<u8>,
     /// Where the aligned bytes start in `backing`.

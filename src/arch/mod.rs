@@ -22,6 +22,8 @@
 //!   and AVX-512).
 //! * [`grundy_words`]: the Grundy values of raw arrays' elements, from a
 //!   table or modulo its period, XORed (AVX2, AVX-512 IFMA).
+//! * [`xor_limbs`]: one limb slice XORed into another, with one loop exit
+//!   (AVX-512).
 //!
 //! # Dispatch
 //!
@@ -52,6 +54,7 @@
 //! [`columns`]: crate::arch::columns
 //! [`grundy_words`]: crate::arch::grundy_words
 //! [`raw_sums`]: crate::arch::raw_sums
+//! [`xor_limbs`]: crate::arch::xor_limbs
 //! [`cpu`]: crate::arch::cpu
 //! [`SIMD_ENV`]: crate::arch::SIMD_ENV
 //! [`simd_cap_from_env`]: crate::arch::simd_cap_from_env
@@ -64,6 +67,7 @@ pub mod grundy_words;
 pub mod hex_pack;
 pub mod raw_sums;
 pub mod token_end;
+pub mod xor_limbs;
 
 use std::ffi::OsStr;
 use std::sync::OnceLock;

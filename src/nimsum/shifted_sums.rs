@@ -7,6 +7,7 @@
 //! sums is shifted once when the nim-sum is read. XORing a token then
 //! costs one pass over its groups, with no shift per token.
 
+use crate::arch::xor_limbs;
 use crate::input::{shifted_limb, PackedDigits};
 
 /// Sums of groups, one per shift of 0, 4, …, 60 bits.
@@ -23,9 +24,7 @@ impl ByShift {
         if sum.len() < packed.groups.len() {
             sum.resize(packed.groups.len(), 0);
         }
-        for (s, g) in sum.iter_mut().zip(packed.groups) {
-            *s ^= g;
-        }
+        xor_limbs::xor_into(sum, packed.groups);
     }
 
     /// XORs every sum, shifted, into `nim_sum` (grown as needed), and

@@ -5,7 +5,7 @@
 //! The data flows file → [`input`] (the sources, one scanner per format,
 //! and the driver that pushes heaps into folds) → `nimsum` (limb
 //! arithmetic) → `analysis` (the folds, the rules, the move) →
-//! [`report`] (JSON and human text). [`analyze_path`], [`analyze_bytes`]
+//! [`report`](mod@report) (JSON and human text). [`analyze_path`], [`analyze_bytes`]
 //! and [`analyze_reader`] run the whole way and return a [`Report`].
 //! Their hot loops run on the SIMD kernels of `arch`, picked once per
 //! process from the CPU's features (the environment variable
@@ -40,7 +40,7 @@
 //!
 //! The public modules:
 //!
-//! - [`report`]: the [`Report`] (serde, JSON schema 1) and [`report::human`],
+//! - [`report`](mod@report): the [`Report`] (serde, JSON schema 1) and [`report::human`],
 //!   its text for people.
 //! - [`error`]: the one [`Error`], and the scanners' [`error::ParseError`].
 //! - [`input`]: the formats ([`Format`]) and one scanner per format.

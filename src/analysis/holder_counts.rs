@@ -9,7 +9,7 @@
 //!   once, so it needs them.
 //! - [`TopCounts`] counts only the top [`TOP_LIMBS`] limb positions
 //!   reached so far, with the carry-save column counters of
-//!   [`columns`](crate::arch::columns) (32 heaps per step). That is a few
+//!   [`crate::arch::columns`] (32 heaps per step). That is a few
 //!   word operations per heap, and it is exact wherever it answers: when
 //!   the longest heap grows, the new top positions were 0 in every earlier
 //!   heap. The msb of a random instance's nim-sum lies in its top limb;

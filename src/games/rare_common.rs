@@ -287,7 +287,7 @@ impl RareCommon {
 /// The mask making the fewest heaps rare, by `counts` (a power-of-two
 /// length), or 0 when even that mask leaves more than a quarter rare.
 ///
-/// The transform F(M) = Σ_v counts[v]·(−1)^|v & M| gives, for every M at
+/// The transform F(M) = Σ_v counts\[v\]·(−1)^|v & M| gives, for every M at
 /// once, the rare heaps (total + F(M)) / 2.
 fn best_mask(counts: &[u64]) -> u16 {
     let mut transform: Vec<i64> = counts.iter().map(|&count| count as i64).collect();

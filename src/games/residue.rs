@@ -347,8 +347,8 @@ impl Modulus {
         self.fold_block(residue, blocks.remainder(), &self.limb_powers)
     }
 
-    /// (residue·B^n + Σ_j block[j]·B^j) mod q for a block of n ≤ BLOCK
-    /// little-endian chunks, given `powers`[j] = B^j mod q. The products
+    /// (residue·B^n + Σ_j block\[j\]·B^j) mod q for a block of n ≤ BLOCK
+    /// little-endian chunks, given `powers[j]` = B^j mod q. The products
     /// are summed exactly (each below 2^96), then reduced once.
     #[inline(always)]
     fn fold_block(&self, residue: u64, block: &[u64], powers: &[u64; BLOCK + 1]) -> u64 {

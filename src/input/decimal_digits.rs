@@ -39,9 +39,9 @@ pub(crate) fn parse_prefix(word: u64, len: usize) -> u64 {
 /// The most decimal digits that always fit in a `u64`.
 const U64_DIGITS: usize = 19;
 
-/// Validated decimal digits (at most [`WORD_DIGITS`]) as a number: the
-/// first `len % 8` digits padded with leading zeros to eight, then eight at
-/// a time, in `u64` arithmetic up to 19 digits.
+/// Validated decimal digits (at most 38, `dec`'s `WORD_DIGITS`) as a
+/// number: the first `len % 8` digits padded with leading zeros to eight,
+/// then eight at a time, in `u64` arithmetic up to 19 digits.
 pub(crate) fn decimal_word(digits: &[u8]) -> u128 {
     let (head, rest) = digits.split_at(digits.len() % 8);
     let mut padded = [b'0'; 8];

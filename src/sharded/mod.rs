@@ -34,7 +34,7 @@
 //! times, its own nim-sum showing nothing. A one-phase protocol would
 //! need every range to count the holders of every bit position up to its
 //! longest heap (O(bit length × log heaps)). A range's pass already counts
-//! the holders of its top [`TABLE_BITS`](crate::analysis::TABLE_BITS) bit
+//! the holders of its top `analysis::TABLE_BITS` bit
 //! positions and keeps the first holder of every position (the one pass
 //! of `analyze` does, for its move): the partial carries that table
 //! (constant size), and the merge keeps the positions every range knows.

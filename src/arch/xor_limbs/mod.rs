@@ -1,6 +1,6 @@
 //! The XOR of one limb slice into the front of another: how a packed
 //! `hex` token's groups join the nim-sum of their shift
-//! ([`ByShift`](crate::nimsum::ByShift)), a few dozen limbs per token,
+//! (`nimsum::ByShift`), a few dozen limbs per token,
 //! millions of tokens per gigabyte.
 //!
 //! At that length the loop's exit is what costs: the compiler's

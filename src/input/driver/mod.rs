@@ -124,7 +124,7 @@ pub trait Fold: Send + Sized {
     }
 
     /// Whether the fold takes the heaps of a scanner that parses them a
-    /// block at a time ([`HeapScanner::fill_words`]) in blocks
+    /// block at a time ([`crate::input::HeapScanner::fill_words`]) in blocks
     /// ([`Fold::words`]) rather than one by one.
     fn takes_words(&self) -> bool {
         false
@@ -234,7 +234,7 @@ pub struct Reads {
     /// The first size of a stream's read buffer (it grows to hold a heap).
     pub stream_chunk_bytes: usize,
     /// Whether the pass needs heaps of any length without holding them
-    /// (see [`FileInput::reading`]).
+    /// (see [`crate::input::source::FileInput::reading`]).
     pub heaps_in_place: bool,
 }
 

@@ -10,7 +10,8 @@ use crate::input::source::{Input, RandomAccess};
 use crate::input::{first_boundary, Format};
 use std::ops::Range;
 
-/// The pass of [`run_random`] and [`run_span`] over `span`.
+/// The pass of [`run_random`](super::run_random) and
+/// [`run_span`](super::run_span) over `span`.
 pub(super) fn run_located<F: Fold>(
     input: &Input<'_>,
     format: Format,

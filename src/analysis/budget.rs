@@ -49,8 +49,8 @@ impl MemoryBudget {
     /// range). A read's fixed cost is high on these virtual machines (1
     /// GiB cached: `dd bs=1M` 143 ms against `bs=128K` 169, 11 shuffled
     /// rounds), and past 1 MiB (a core's L2) the scan no longer finds
-    /// what the kernel copied in cache: against 128 KiB, 1 MiB took 0.95
-    /// of the time on hex and 0.85 on u64le, 2 and 4 MiB no less
+    /// what the kernel copied in cache: against 128 KiB, 1 MiB took 0.97
+    /// of the time on hex and 0.81 on u64le, 2 and 4 MiB no less
     /// (`bench/RESULTS.md`).
     pub(crate) const ONE_PASS_READ_BYTES: usize = 1 << 20;
 

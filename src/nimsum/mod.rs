@@ -12,6 +12,7 @@ mod shifted_sums;
 
 pub use shifted_sums::ByShift;
 
+use crate::arch::xor_limbs;
 use crate::input::{HeapValue, PageReleaser};
 
 /// The XOR of a fixed window of bit positions over many heaps.
@@ -90,9 +91,7 @@ pub fn xor_at(sum: &mut Vec<u64>, first: usize, limbs: &[u64]) {
     if sum.len() < end {
         sum.resize(end, 0);
     }
-    for (s, l) in sum[first..end].iter_mut().zip(limbs) {
-        *s ^= l;
-    }
+    xor_limbs::xor_into(&mut sum[first..], limbs);
 }
 
 /// XORs `other` into `sum`, keeping the longer of the two vectors as the
@@ -102,9 +101,7 @@ pub fn xor_keeping_longer(sum: &mut Vec<u64>, mut other: Vec<u64>) -> Vec<u64> {
     if other.len() > sum.len() {
         std::mem::swap(sum, &mut other);
     }
-    for (s, o) in sum.iter_mut().zip(&other) {
-        *s ^= o;
-    }
+    xor_limbs::xor_into(sum, &other);
     other
 }
 

@@ -7,7 +7,7 @@
 //! sums is shifted once when the nim-sum is read. XORing a token then
 //! costs one pass over its groups, with no shift per token.
 
-use crate::arch::xor_limbs;
+use super::xor_at;
 use crate::input::{shifted_limb, PackedDigits};
 
 /// Sums of groups, one per shift of 0, 4, …, 60 bits.
@@ -20,11 +20,11 @@ impl ByShift {
     /// XORs a packed value into the sum of its shift.
     #[inline]
     pub fn xor(&mut self, packed: &PackedDigits<'_>) {
-        let sum = &mut self.sums[(packed.shift / 4) as usize];
-        if sum.len() < packed.groups.len() {
-            sum.resize(packed.groups.len(), 0);
-        }
-        xor_limbs::xor_into(sum, packed.groups);
+        xor_at(
+            &mut self.sums[(packed.shift / 4) as usize],
+            0,
+            packed.groups,
+        );
     }
 
     /// XORs every sum, shifted, into `nim_sum` (grown as needed), and

@@ -6,9 +6,9 @@
 //! `index.rs`, on every thread) and keeps what the updates change: the
 //! heap counts, the whole nim-sum, the heaps the updates have set (FILE is
 //! never written), and an index of FILE's heap offsets through which an
-//! update reads a heap's old value. [`serve`](fn@serve) applies a stream of update
-//! lines (`i x`: set heap i to x) and writes one line per update, as text
-//! or JSON ([`render`]).
+//! update reads a heap's old value. [`serve`](fn@serve) applies a stream
+//! of update lines (`i x`: set heap i to x) and writes one line per
+//! update, as text or JSON ([`render`]).
 //!
 //! **Cost per update.** The winner and the nim-sum take O(w) word
 //! operations, w the limbs of the heap's old and new values: the old value

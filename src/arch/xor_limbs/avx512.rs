@@ -28,7 +28,8 @@ pub(super) unsafe fn xor_into(sum: &mut [u64], limbs: &[u64]) {
     if at == n {
         return;
     }
-    let mask = (1u8 << (n - at - 1) << 1).wrapping_sub(1);
+    // The last 1 to 8 lanes.
+    let mask = u8::MAX >> (8 - (n - at));
     // SAFETY: the mask selects limbs `at .. n`, in `limbs` and in `sum`;
     // masked-off lanes are neither read nor written.
     unsafe {

@@ -1,7 +1,7 @@
-//! The XOR of one limb slice into the front of another: how a packed
-//! `hex` token's groups join the nim-sum of their shift
-//! (`nimsum::ByShift`), a few dozen limbs per token,
-//! millions of tokens per gigabyte.
+//! The XOR of one limb slice into the front of another: the loop under
+//! every XOR of limb vectors in `nimsum`. Its hot use is a packed `hex`
+//! token's groups joining the nim-sum of their shift (`nimsum::ByShift`):
+//! a few dozen limbs per token, millions of tokens per gigabyte.
 //!
 //! At that length the loop's exit is what costs: the compiler's
 //! vectorised loop ends in a vector loop and a scalar remainder loop, two

@@ -24,6 +24,9 @@
 //!   table or modulo its period, XORed (AVX2, AVX-512 IFMA).
 //! * [`xor_limbs`]: one limb slice XORed into another, with one loop exit
 //!   (AVX-512).
+//! * [`short_tokens`]: the short tokens of the text formats parsed 64
+//!   bytes at a time into heaps and their offsets (AVX2; AVX-512 with
+//!   VBMI2).
 //!
 //! # Dispatch
 //!
@@ -55,6 +58,7 @@
 //! [`grundy_words`]: crate::arch::grundy_words
 //! [`raw_sums`]: crate::arch::raw_sums
 //! [`xor_limbs`]: crate::arch::xor_limbs
+//! [`short_tokens`]: crate::arch::short_tokens
 //! [`cpu`]: crate::arch::cpu
 //! [`SIMD_ENV`]: crate::arch::SIMD_ENV
 //! [`simd_cap_from_env`]: crate::arch::simd_cap_from_env
@@ -66,6 +70,7 @@ pub mod digits;
 pub mod grundy_words;
 pub mod hex_pack;
 pub mod raw_sums;
+pub mod short_tokens;
 pub mod token_end;
 pub mod xor_limbs;
 
@@ -133,6 +138,10 @@ pub struct Cpu {
     /// AVX-512 F and BW with POPCNT and IFMA (52-bit multiplies): what the
     /// Grundy values' reduction needs.
     pub avx512_ifma: bool,
+    /// AVX-512 F, BW and DQ with VBMI and VBMI2 (byte compress and
+    /// expand), BMI1, BMI2, LZCNT and POPCNT: what the short-token blocks
+    /// need.
+    pub avx512_vbmi2: bool,
 }
 
 impl Cpu {
@@ -143,6 +152,7 @@ impl Cpu {
         avx512: false,
         avx512_vbmi: false,
         avx512_ifma: false,
+        avx512_vbmi2: false,
     };
 
     /// What this CPU has, whatever the cap: for the tests and benchmarks
@@ -158,6 +168,14 @@ impl Cpu {
                 avx512: avx512_base && has!("popcnt"),
                 avx512_vbmi: avx512_base && has!("avx512vbmi"),
                 avx512_ifma: avx512_base && has!("popcnt") && has!("avx512ifma"),
+                avx512_vbmi2: avx512_base
+                    && has!("avx512dq")
+                    && has!("avx512vbmi")
+                    && has!("avx512vbmi2")
+                    && has!("bmi1")
+                    && has!("bmi2")
+                    && has!("lzcnt")
+                    && has!("popcnt"),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -173,6 +191,7 @@ impl Cpu {
             avx512: self.avx512 && cap >= SimdCap::Avx512,
             avx512_vbmi: self.avx512_vbmi && cap >= SimdCap::Avx512,
             avx512_ifma: self.avx512_ifma && cap >= SimdCap::Avx512,
+            avx512_vbmi2: self.avx512_vbmi2 && cap >= SimdCap::Avx512,
         }
     }
 }
@@ -192,14 +211,15 @@ pub fn cpu() -> Cpu {
 mod tests {
     use super::*;
 
-    /// Every combination of the five features.
+    /// Every combination of the six features.
     fn every_cpu() -> impl Iterator<Item = Cpu> {
-        (0..32).map(|bits: u8| Cpu {
+        (0..64).map(|bits: u8| Cpu {
             avx2: bits & 1 != 0,
             avx512: bits & 2 != 0,
             avx512_vbmi: bits & 4 != 0,
             avx512_ifma: bits & 8 != 0,
             sse2: bits & 16 != 0,
+            avx512_vbmi2: bits & 32 != 0,
         })
     }
 
@@ -219,6 +239,10 @@ mod tests {
                 );
                 assert!(
                     !used.avx512_ifma || detected.avx512_ifma,
+                    "{detected:?} {cap:?}"
+                );
+                assert!(
+                    !used.avx512_vbmi2 || detected.avx512_vbmi2,
                     "{detected:?} {cap:?}"
                 );
             }

@@ -1,10 +1,21 @@
 //! `hex`: whitespace-separated tokens of hex digits (either case), with an
 //! optional `0x`/`0X` prefix, most significant digit first.
+//!
+//! Three paths read a token:
+//!
+//! - the block path ([`HeapScanner::fill_words`], `blocks.rs`), for a pass
+//!   whose fold takes heaps in blocks: tokens of up to 16 digits, 64 bytes
+//!   of text at a time;
+//! - packing, for a one-pass caller that gives scratch space: a token of
+//!   up to 4,096 digits checked and packed in one pass (`packed_hex.rs`);
+//! - the digits themselves, checked to the token's end and handed out.
 
+use super::blocks::{self, Resume};
 use super::packed_hex::{hex_token, TokenScratch};
 use super::page_release::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue};
+use super::{Heap, HeapScanner, HeapValue, WordBuffer};
+use crate::arch::short_tokens::Syntax;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
@@ -17,6 +28,8 @@ pub struct HexScanner<'a> {
     pos: usize,
     base: u64,
     pages: PageReleaser<'a>,
+    /// What the last run of blocks left checked.
+    resume: Resume,
 }
 
 impl<'a> HexScanner<'a> {
@@ -27,6 +40,7 @@ impl<'a> HexScanner<'a> {
             pos: 0,
             base,
             pages: PageReleaser::NONE,
+            resume: Resume::default(),
         }
     }
 
@@ -83,37 +97,44 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
         self.borrowed_heap(start, digits).map(Some)
     }
 
-    /// Packs each token of up to 4,096 digits into `scratch`, when given,
-    /// as it checks it; hands out the digits of the others. Each heap is
-    /// built where `take` takes it.
+    const FILLS_WORDS: bool = true;
+
+    fn fill_words(&mut self, words: &mut WordBuffer) {
+        (self.pos, self.resume) = blocks::fill(Syntax::Hex, self.data, self.pos, self.base, words);
+    }
+
+    /// Packs a token of up to 4,096 digits into `scratch`, when given, as
+    /// it checks it; hands out the digits of the others. The heap is built
+    /// where `take` takes it.
     #[inline(always)]
-    fn each_heap<E: From<ParseError>>(
+    fn take_heap<E: From<ParseError>>(
         &mut self,
-        mut scratch: Option<&mut TokenScratch>,
-        mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        while let Some(start) = self.next_token() {
-            let digits = self.skip_prefix(start)?;
-            let offset = self.base + start as u64;
-            let packed = match scratch.as_deref_mut() {
-                Some(scratch) => hex_token(self.data, digits, self.base, EXPECTED, scratch)?,
-                None => None,
-            };
-            match packed {
-                Some((end, packed)) => {
-                    self.pos = end;
-                    take(&Heap {
-                        offset,
-                        value: HeapValue::Packed(packed),
-                    })?;
-                }
-                None => {
-                    let heap = self.borrowed_heap(start, digits)?;
-                    take(&heap)?;
-                }
+        scratch: Option<&mut TokenScratch>,
+        take: impl FnOnce(&Heap<'_>) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        let Some(start) = self.next_token() else {
+            return Ok(false);
+        };
+        let digits = self.skip_prefix(start)?;
+        let offset = self.base + start as u64;
+        let packed = match scratch {
+            Some(scratch) => hex_token(self.data, digits, self.base, EXPECTED, scratch)?,
+            None => None,
+        };
+        match packed {
+            Some((end, packed)) => {
+                self.pos = end;
+                take(&Heap {
+                    offset,
+                    value: HeapValue::Packed(packed),
+                })?;
+            }
+            None => {
+                let heap = self.borrowed_heap(start, digits)?;
+                take(&heap)?;
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -129,12 +150,13 @@ impl<'a> HexScanner<'a> {
         Some(start)
     }
 
-    /// The token whose first digit is at `digits`, as its digits.
+    /// The token whose first digit is at `digits`, as its digits (those a
+    /// run of blocks checked are not checked again).
     #[inline(always)]
     fn borrowed_heap(&mut self, start: usize, digits: usize) -> Result<Heap<'a>, ParseError> {
         let end = scan_digits(
             self.data,
-            digits,
+            self.resume.unchecked_from(digits),
             self.base,
             Digits::Hex,
             EXPECTED,

@@ -21,6 +21,7 @@
 //! watched in `file_changes`, a map's pages released in `page_release`.
 
 mod bits;
+mod blocks;
 mod dec;
 mod decimal_digits;
 mod decimal_limbs;
@@ -264,24 +265,37 @@ pub trait HeapScanner<'a> {
     /// Parses heaps of at most 128 bits into `words` until it is full or
     /// the next heap is one the block loop does not take (a long one, one
     /// near the end of the slice, a bad byte, the end), which is left to
-    /// [`HeapScanner::next_heap`].
+    /// [`HeapScanner::take_heap`].
     fn fill_words(&mut self, _words: &mut WordBuffer) {}
 
-    /// Calls `take` with each heap in turn, up to the end of the slice or
-    /// the first error. Given `scratch`, a format may convert a heap into
-    /// it in the same pass that checks it, rather than hand out its
-    /// digits. Each heap is built where `take` is inlined, so it stays in
-    /// registers (a heap returned through memory, written field by field
-    /// and read back in wider moves, stalls the loop).
+    /// Calls `take` with the next heap, if there is one before the end of
+    /// the slice (`false` otherwise), or returns the first error. Given
+    /// `scratch`, a format may convert a heap into it in the same pass that
+    /// checks it, rather than hand out its digits. The heap is built where
+    /// `take` is inlined, so it stays in registers (a heap returned through
+    /// memory, written field by field and read back in wider moves, stalls
+    /// the loop).
+    #[inline(always)]
+    fn take_heap<E: From<ParseError>>(
+        &mut self,
+        _scratch: Option<&mut TokenScratch>,
+        take: impl FnOnce(&Heap<'_>) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        match self.next_heap()? {
+            Some(heap) => take(&heap).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
+    /// Calls `take` with each heap in turn ([`HeapScanner::take_heap`]), up
+    /// to the end of the slice or the first error.
     #[inline(always)]
     fn each_heap<E: From<ParseError>>(
         &mut self,
-        _scratch: Option<&mut TokenScratch>,
+        mut scratch: Option<&mut TokenScratch>,
         mut take: impl FnMut(&Heap<'_>) -> Result<(), E>,
     ) -> Result<(), E> {
-        while let Some(heap) = self.next_heap()? {
-            take(&heap)?;
-        }
+        while self.take_heap(scratch.as_deref_mut(), &mut take)? {}
         Ok(())
     }
 }

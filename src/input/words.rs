@@ -1,6 +1,7 @@
-//! Blocks of short heaps: a scanner whose heaps are mostly short (`dec`)
-//! parses them a block at a time into a [`WordBuffer`], in a loop that
-//! does nothing else, and the driver hands the fold the whole block
+//! Blocks of short heaps: a text scanner parses its short tokens a block
+//! at a time into a [`WordBuffer`] (`blocks.rs`, with the kernels of
+//! [`short_tokens`](crate::arch::short_tokens)), in a loop that does
+//! nothing else, and the driver hands the fold the whole block
 //! ([`WordBlock`]). A fold then counts the block with loops that the
 //! compiler vectorises, the way it counts a block of a raw array, instead
 //! of taking each heap between two parses.
@@ -10,72 +11,63 @@
 //! with the loops of raw arrays.
 
 use super::{Heap, HeapPos, HeapValue, RawBlock};
+use crate::arch::short_tokens::ShortHeaps;
 
-/// Heaps per block: 256 make 6 KiB of buffer, well inside the first-level
-/// cache, and few enough that the fold's per-block work is small.
-pub const WORDS_PER_BLOCK: usize = 256;
-
-/// Where a scanner parses a block of heaps of at most 128 bits.
+/// Where a scanner parses a block of heaps of at most 128 bits: the
+/// buffer the block kernels write ([`ShortHeaps`]), with room past
+/// [`WORDS_PER_BLOCK`] heaps for a run's last 64-byte block.
+#[derive(Default)]
 pub struct WordBuffer {
-    /// Bits 0-63, then bits 64-127, of each heap, little-endian.
-    limbs: [[u8; 8 * WORDS_PER_BLOCK]; 2],
-    /// Each heap's first byte.
-    offsets: [u64; WORDS_PER_BLOCK],
-    len: usize,
-    /// The OR of `high`, so that a fold knows at once whether every heap
-    /// fits in 64 bits.
-    high_or: u64,
+    heaps: ShortHeaps,
 }
 
-impl Default for WordBuffer {
-    fn default() -> Self {
-        WordBuffer {
-            limbs: [[0; 8 * WORDS_PER_BLOCK]; 2],
-            offsets: [0; WORDS_PER_BLOCK],
-            len: 0,
-            high_or: 0,
-        }
-    }
-}
+/// Heaps per block: a scanner stops parsing once it holds this many.
+/// 256 make 6 KiB of buffer, well inside the first-level cache, and few
+/// enough that the fold's per-block work is small.
+pub const WORDS_PER_BLOCK: usize = crate::arch::short_tokens::SHORT_HEAPS;
 
 impl WordBuffer {
-    /// Whether no more heaps fit.
+    /// Whether it holds [`WORDS_PER_BLOCK`] heaps or more.
     #[inline(always)]
     pub fn is_full(&self) -> bool {
-        self.len == WORDS_PER_BLOCK
+        self.heaps.is_full()
     }
 
     /// Whether it holds no heap.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.heaps.is_empty()
+    }
+
+    /// The number of heaps held.
+    pub fn len(&self) -> usize {
+        self.heaps.len()
     }
 
     /// Appends the heap `value` whose first byte is at `offset`; the
     /// buffer must not be full.
     #[inline(always)]
     pub fn push(&mut self, offset: u64, value: u128) {
-        let (i, high) = (self.len, (value >> 64) as u64);
-        self.limbs[0][8 * i..8 * i + 8].copy_from_slice(&(value as u64).to_le_bytes());
-        self.limbs[1][8 * i..8 * i + 8].copy_from_slice(&high.to_le_bytes());
-        self.high_or |= high;
-        self.offsets[i] = offset;
-        self.len = i + 1;
+        self.heaps.push(offset, value);
+    }
+
+    /// The buffer the block kernels write.
+    pub(crate) fn heaps_mut(&mut self) -> &mut ShortHeaps {
+        &mut self.heaps
     }
 
     /// The heaps held, the first being the `index`-th of its range.
     pub fn block(&self, index: u64) -> WordBlock<'_> {
         WordBlock {
-            limbs: self.limbs.each_ref().map(|limb| &limb[..8 * self.len]),
-            offsets: &self.offsets[..self.len],
-            high_or: self.high_or,
+            limbs: [self.heaps.limb(0), self.heaps.limb(1)],
+            offsets: self.heaps.offsets(),
+            high_or: self.heaps.high_or(),
             index,
         }
     }
 
     /// Empties the buffer.
     pub fn clear(&mut self) {
-        self.len = 0;
-        self.high_or = 0;
+        self.heaps.clear();
     }
 }
 
@@ -174,6 +166,7 @@ mod tests {
         let values: Vec<u128> = (0..WORDS_PER_BLOCK as u128).map(|i| i * i * 977).collect();
         for (i, &v) in values.iter().enumerate() {
             assert!(!buffer.is_full());
+            assert_eq!(buffer.len(), i);
             buffer.push(10 * i as u64 + 3, v);
         }
         assert!(buffer.is_full());

@@ -46,7 +46,7 @@ fn digit_lanes(bytes: __m256i) -> __m256i {
 /// that nibble equals; bytes from `0x80` look up 0).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn space_lanes(bytes: __m256i) -> __m256i {
+pub(in crate::arch) fn space_lanes(bytes: __m256i) -> __m256i {
     let table = _mm256_setr_epi8(
         0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0a, 0, 0, 0x0d, 0, 0, //
         0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0a, 0, 0, 0x0d, 0, 0,

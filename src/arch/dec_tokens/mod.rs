@@ -13,7 +13,7 @@
 //! [`cpu`](super::cpu).
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(super) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 #[cfg(test)]

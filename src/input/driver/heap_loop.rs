@@ -78,7 +78,7 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
             stopped_at,
         } = self;
         let result = match S::FILLS_WORDS && fold.takes_words() {
-            true => in_blocks(&mut scanner, fold, heaps, &mut at, &mut released),
+            true => in_blocks(&mut scanner, fold, heaps, scratch, &mut at, &mut released),
             false => scanner.each_heap(scratch, |heap| {
                 take_heap(fold, heaps, heap, &mut at, &mut released)
             }),
@@ -90,40 +90,65 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
     }
 }
 
+/// A run of blocks that takes fewer heaps than this is not worth trying
+/// again at once: the heaps around are mostly long ones.
+const FEW_HEAPS: usize = 16;
+
+/// The most heaps the general path takes, after runs of blocks that took
+/// few, before the blocks are tried again.
+const MOST_BETWEEN_RUNS: u32 = 256;
+
 /// The loop of a scanner that parses short heaps a block at a time: each
-/// block goes to the fold whole, and the heap that ended it (if any)
-/// alone.
+/// run of blocks goes to the fold whole, and the heap that ended it (a
+/// long one, or one the blocks leave) to the general path, with
+/// `scratch`. Where runs keep taking few heaps, the general path takes
+/// more before the next run, twice as many each time up to
+/// [`MOST_BETWEEN_RUNS`]: a file of long tokens pays for a look at a
+/// block now and then only.
 fn in_blocks<'a, S: HeapScanner<'a>, F: Fold>(
     scanner: &mut S,
     fold: &mut F,
     heaps: &mut u64,
+    mut scratch: Option<&mut TokenScratch>,
     at: &mut At<'_>,
     released: &mut Option<(&[u8], u64)>,
 ) -> Result<(), Stop> {
     let mut words = WordBuffer::default();
+    // Heaps left to the general path before the next run, and how many it
+    // takes after the next run that takes few.
+    let (mut general, mut next_general) = (0u32, 1u32);
     loop {
-        scanner.fill_words(&mut words);
-        let full = words.is_full();
-        if !words.is_empty() {
-            let block = words.block(*heaps);
-            fold.words(block, at)?;
-            *heaps += block.len() as u64;
-            if let Some((map, done_to)) = released {
-                let last = block.offsets[block.len() - 1];
-                release_behind(at.pages, map, done_to, last);
+        if general == 0 {
+            scanner.fill_words(&mut words);
+            let (taken, full) = (words.len(), words.is_full());
+            if taken > 0 {
+                let block = words.block(*heaps);
+                fold.words(block, at)?;
+                *heaps += taken as u64;
+                if let Some((map, done_to)) = released {
+                    let last = block.offsets[taken - 1];
+                    release_behind(at.pages, map, done_to, last);
+                }
+                words.clear();
             }
-            words.clear();
+            if fold.done() {
+                return Err(Stop::Done);
+            }
+            if full {
+                continue;
+            }
+            (general, next_general) = match taken >= FEW_HEAPS {
+                true => (1, 1),
+                false => (next_general, (2 * next_general).min(MOST_BETWEEN_RUNS)),
+            };
         }
-        if fold.done() {
-            return Err(Stop::Done);
+        let took = scanner.take_heap(scratch.as_deref_mut(), |heap| {
+            take_heap(fold, heaps, heap, at, released)
+        })?;
+        if !took {
+            return Ok(());
         }
-        if full {
-            continue;
-        }
-        match scanner.next_heap()? {
-            Some(heap) => take_heap(fold, heaps, &heap, at, released)?,
-            None => return Ok(()),
-        }
+        general -= 1;
     }
 }
 

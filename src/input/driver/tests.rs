@@ -89,15 +89,22 @@ fn driven(input: &mut Input<'_>, format: Format, reads: &Reads) -> Result<Seen, 
 /// A random instance with long heaps, odd separators and now and then a
 /// bad byte.
 fn instance(rng: &mut ChaCha8Rng, format: Format) -> Vec<u8> {
-    let mut out = Vec::new();
-    crate::workbench::encode::write_header(format, &mut out).unwrap();
     let max_bits = format.raw_width().map_or(400, |w| 8 * w as u32);
     let max_bits = if format == Format::Unary {
         10
     } else {
         max_bits
     };
-    for _ in 0..rng.random_range(0..30) {
+    let heaps = rng.random_range(0..30);
+    instance_of(rng, format, heaps, max_bits)
+}
+
+/// A random instance of `heaps` heaps of up to `max_bits` bits, with odd
+/// separators and now and then a bad byte.
+fn instance_of(rng: &mut ChaCha8Rng, format: Format, heaps: usize, max_bits: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    crate::workbench::encode::write_header(format, &mut out).unwrap();
+    for _ in 0..heaps {
         let bits = rng.random_range(0..=max_bits);
         let mut limbs: Vec<u64> = (0..bits.div_ceil(64)).map(|_| rng.random()).collect();
         if let Some(top) = limbs.last_mut() {
@@ -146,6 +153,80 @@ fn every_source_hands_over_the_heaps_the_scanner_finds() {
             let mut stream = Input::stream(Box::new(Trickle(&data, 0)), "t");
             let streamed = driven(&mut stream, format, &tiny(1, false));
             assert_eq!(streamed, expected, "stream {context}");
+        }
+    }
+}
+
+/// Records every heap as [`Record`] does, taking the short ones in blocks
+/// (each heap of a block handed to [`Fold::heap`] by the default
+/// [`Fold::words`]).
+#[derive(Default)]
+struct InBlocks(Record);
+
+impl Fold for InBlocks {
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        self.0.heap(index, heap, at)
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    fn merge(&mut self, later: InBlocks, heaps_before: u64) -> Result<(), Error> {
+        self.0.merge(later.0, heaps_before)
+    }
+}
+
+/// Reads of 1 KiB: long enough for runs of blocks.
+fn roomy(ranges: usize, heaps_in_place: bool) -> Reads {
+    Reads {
+        read_bytes: 1 << 10,
+        max_buffered_heap_bytes: 1 << 10,
+        stream_chunk_bytes: 1 << 10,
+        ..tiny(ranges, heaps_in_place)
+    }
+}
+
+#[test]
+fn every_source_hands_a_fold_that_takes_blocks_the_heaps_the_scanner_finds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(24);
+    for format in [Format::Hex] {
+        for round in 0..24 {
+            // Mostly short heaps, a long one now and then.
+            let max_bits = [70, 70, 70, 400][round % 4];
+            let data = instance_of(&mut rng, format, 300, max_bits);
+            let expected = scanned(&data, format);
+            let without_lines = expected.clone().map(|seen| {
+                seen.into_iter()
+                    .map(|(i, o, v, _)| (i, o, v, None))
+                    .collect::<Seen>()
+            });
+            let context = format!("{format:?} round {round}");
+            let driven = |input: &mut Input<'_>, reads: &Reads| match run(
+                input,
+                format,
+                reads,
+                InBlocks::default,
+            ) {
+                Ok(folded) => Ok(folded.fold.0 .0),
+                Err(Error::Input { offset, .. }) => Err(offset),
+                Err(other) => panic!("{other}"),
+            };
+            let mut file = tempfile::NamedTempFile::new().unwrap();
+            file.write_all(&data).unwrap();
+            for reads in [tiny, roomy] {
+                let ranges = 1 + round % 4;
+                let memory = driven(&mut Input::memory(&data[..], "t"), &reads(ranges, true));
+                assert_eq!(memory, without_lines, "memory {context}");
+                for (map, in_place) in [(false, false), (true, false), (true, true)] {
+                    let mut input = Input::open(file.path(), "t", map).unwrap();
+                    let from_file = driven(&mut input, &reads(ranges, in_place));
+                    assert_eq!(from_file, without_lines, "file {map} {in_place} {context}");
+                }
+                let mut stream = Input::stream(Box::new(&data[..]), "t");
+                let streamed = driven(&mut stream, &reads(1, false));
+                assert_eq!(streamed, expected, "stream {context}");
+            }
         }
     }
 }

@@ -1,0 +1,350 @@
+//! The block loop with AVX-512 F, BW, DQ, VBMI and VBMI2: a block's
+//! tokens read together, eight a step, with no branch on a token's length
+//! or on where it lies.
+//!
+//! A block is classified into mask registers. Its end positions, and its
+//! start positions after the start of the token that runs in from the
+//! block before, are compressed into byte vectors (`vpcompressb`,
+//! `vpexpandb`), so that lane `j` holds token `j`'s end and length. Eight
+//! tokens a step then get their values from the two blocks that hold them
+//! (the block and the one before: 128 bytes, one two-table byte permute):
+//!
+//! - `hex`: each byte of the block becomes the pair of its digit and the
+//!   one before (`16 · before + digit`), so that byte `k` of a value is
+//!   the pair that ends `2k` digits before the token's end: one permute
+//!   gathers eight tokens' eight bytes, the bytes past the token zeroed,
+//!   and a variable shift clears the digit before an odd length.
+//!
+//! The offsets are the starts plus the block's place, widened to 64 bits
+//! eight at a time. Lanes past the block's tokens are written too (the
+//! buffer has room for them) and not counted.
+
+use super::{ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
+use std::arch::x86_64::*;
+
+/// [`super::ShortKernel::fill`] with AVX-512.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, DQ, VBMI and VBMI2, BMI1, BMI2,
+/// LZCNT and POPCNT.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+pub(super) unsafe fn fill(
+    syntax: Syntax,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    // One loop per syntax, each with its lanes inlined.
+    match syntax {
+        // SAFETY: this function's caller guarantees the features.
+        Syntax::Hex => unsafe { fill_tokens::<Hex>(data, from, base, heaps) },
+    }
+}
+
+/// What a syntax adds to the loop of [`fill_tokens`]. Every method must
+/// be called only where the CPU has the features of [`fill`].
+trait Lanes {
+    /// The syntax read.
+    const SYNTAX: Syntax;
+
+    /// What a block keeps for the values of the tokens that end in it or
+    /// the next one.
+    type Block: Copy;
+
+    /// The state before the first block: nothing runs into it.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`fill`].
+    unsafe fn nothing() -> Self::Block;
+
+    /// The digit mask of `bytes`, if every other byte is whitespace.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`fill`].
+    unsafe fn digits(bytes: __m512i) -> Option<u64>;
+
+    /// What the values of `bytes` are read from, given the block before's.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`fill`].
+    unsafe fn prepare(bytes: __m512i, before: Self::Block) -> Self::Block;
+
+    /// The low and high limbs of the eight tokens whose ends (window
+    /// positions, 64-127) and lengths (1 to the syntax's most) are bytes
+    /// 0-7 of `ends` and `lengths`, read from the block before and the
+    /// block. Lanes past the tokens may hold anything.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`fill`].
+    unsafe fn values(
+        ends: __m512i,
+        lengths: __m512i,
+        before: Self::Block,
+        block: Self::Block,
+    ) -> (__m512i, __m512i);
+}
+
+/// `byte` in every lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn splat(byte: u8) -> __m512i {
+    _mm512_set1_epi8(byte as i8)
+}
+
+/// Lane `i` holds `i / divisor * step + i % divisor * scale + offset`:
+/// the constant vectors of the loop.
+const fn table(divisor: usize, step: usize, scale: usize, offset: usize) -> [u8; BLOCK] {
+    let mut bytes = [0u8; BLOCK];
+    let mut i = 0;
+    while i < BLOCK {
+        bytes[i] = (i / divisor * step + i % divisor * scale + offset) as u8;
+        i += 1;
+    }
+    bytes
+}
+
+/// Lane `i` holds `64 + i` (its position in the window).
+const WINDOW_POSITIONS: [u8; BLOCK] = table(BLOCK, 0, 1, BLOCK);
+/// Lane `i` holds `i + 63`: the byte before, in a permute of two blocks.
+const BYTE_BEFORE: [u8; BLOCK] = table(BLOCK, 0, 1, BLOCK - 1);
+/// Lane `8j + k` holds `j`: the token of its eight.
+const TOKEN_OF_EIGHT: [u8; BLOCK] = table(8, 1, 0, 0);
+/// Lane `8j + k` holds `2k`.
+const TWICE_K: [u8; BLOCK] = table(8, 0, 2, 0);
+
+/// One of the tables above as a vector.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn vector(table: &[u8; BLOCK]) -> __m512i {
+    // SAFETY: `table` holds 64 bytes; an unaligned load.
+    unsafe { _mm512_loadu_si512(table.as_ptr().cast()) }
+}
+
+/// The lanes of `bytes` that hold a space, tab, LF or CR: the byte equals
+/// the entry of a table indexed by its low nibble (`' '` at 0, each of the
+/// others at its own value, 0 elsewhere, which no byte with that nibble
+/// equals; bytes from `0x80` look up 0).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn spaces(bytes: __m512i) -> u64 {
+    let table = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0a, 0, 0, 0x0d, 0, 0,
+    ));
+    _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, bytes), bytes)
+}
+
+/// The low `count` bits set (`count` up to 64).
+#[inline]
+#[target_feature(enable = "bmi2")]
+fn low_bits(count: usize) -> u64 {
+    _bzhi_u64(u64::MAX, count as u32)
+}
+
+/// The token loop: every block's tokens read together (see the module
+/// documentation). Window positions count from the start of the block
+/// before: the block's bytes are 64-127.
+///
+/// # Safety
+/// The CPU must have the features of [`fill`].
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+unsafe fn fill_tokens<L: Lanes>(
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    let max = L::SYNTAX.max_digits() as u8;
+    let window_positions = vector(&WINDOW_POSITIONS);
+    let mut stopped = Stopped {
+        at: from,
+        long: None,
+    };
+    // SAFETY: the caller guarantees the features.
+    let mut before = unsafe { L::nothing() };
+    // The block's place, the window position of the token that runs into
+    // it (if `carry`), and the heaps held.
+    let (mut at, mut running, mut carry) = (from, 0u8, 0u64);
+    let mut len = heaps.len;
+    let mut high_or = _mm512_setzero_si512();
+    while len < SHORT_HEAPS && at - from < RUN_BYTES && at + BLOCK <= data.len() {
+        // SAFETY: `at + 64 <= data.len()`; an unaligned load.
+        let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
+        // SAFETY (this and the other calls of `L`): the caller guarantees
+        // the features.
+        let Some(digits) = (unsafe { L::digits(bytes) }) else {
+            break;
+        };
+        let block = unsafe { L::prepare(bytes, before) };
+        let after_digit = digits << 1 | carry;
+        let (starts, ends) = (digits & !after_digit, !digits & after_digit);
+        let count = ends.count_ones() as usize;
+        let end_at = _mm512_maskz_compress_epi8(ends, window_positions);
+        // The running token's start first, if there is one.
+        let start_at = _mm512_mask_expand_epi8(
+            _mm512_set1_epi8(running as i8),
+            !carry,
+            _mm512_maskz_compress_epi8(starts, window_positions),
+        );
+        let lengths = _mm512_sub_epi8(end_at, start_at);
+        let too_long = _mm512_cmpgt_epu8_mask(lengths, splat(max)) & low_bits(count);
+        let taken = match too_long {
+            0 => count,
+            _ => too_long.trailing_zeros() as usize,
+        };
+        let window_base = _mm512_set1_epi64((base + at as u64).wrapping_sub(BLOCK as u64) as i64);
+        let (mut ends_left, mut lengths_left, mut starts_left) = (end_at, lengths, start_at);
+        let mut step = 0;
+        loop {
+            let (low, high) = unsafe { L::values(ends_left, lengths_left, before, block) };
+            let kept = low_bits(taken.saturating_sub(step)) as u8;
+            high_or = _mm512_or_si512(high_or, _mm512_maskz_mov_epi64(kept, high));
+            let starts = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(starts_left));
+            let i = len + step;
+            // SAFETY: `i + 8 <= len + 64 + 8`, within the room for
+            // `SHORT_HEAPS + 64 + 8` heaps (`len < SHORT_HEAPS`, and a
+            // block ends at most 64 tokens); unaligned stores.
+            unsafe {
+                _mm512_storeu_si512(heaps.limbs[0].as_mut_ptr().add(8 * i).cast(), low);
+                _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
+                let offsets = _mm512_add_epi64(window_base, starts);
+                _mm512_storeu_si512(heaps.offsets.as_mut_ptr().add(i).cast(), offsets);
+            }
+            step += 8;
+            if step >= taken {
+                break;
+            }
+            ends_left = _mm512_alignr_epi64(ends_left, ends_left, 1);
+            lengths_left = _mm512_alignr_epi64(lengths_left, lengths_left, 1);
+            starts_left = _mm512_alignr_epi64(starts_left, starts_left, 1);
+        }
+        len += taken;
+        if too_long != 0 {
+            stopped = long_token(stopped, at, starts, ends, carry, running, taken);
+            break;
+        }
+        if count > 0 {
+            stopped.at = at + 63 - ends.leading_zeros() as usize;
+        }
+        if digits >> 63 != 0 {
+            if starts == 0 {
+                // The running token runs through the whole block.
+                stopped.long = Some((at + usize::from(running) - BLOCK, at + BLOCK));
+                break;
+            }
+            running = (63 - starts.leading_zeros()) as u8;
+        }
+        carry = digits >> 63;
+        before = block;
+        at += BLOCK;
+    }
+    heaps.len = len;
+    heaps.high_or |= _mm512_reduce_or_epi64(high_or) as u64;
+    stopped
+}
+
+/// Where a run stops at token `k` of the block at `at`, too long: the
+/// tokens before it were taken. Its end is the `k`-th end bit, its start
+/// the running token's (if `carry` and `k` is 0) or a start bit.
+#[inline]
+#[target_feature(enable = "bmi1,bmi2")]
+fn long_token(
+    mut stopped: Stopped,
+    at: usize,
+    starts: u64,
+    ends: u64,
+    carry: u64,
+    running: u8,
+    k: usize,
+) -> Stopped {
+    let nth = |mask: u64, n: usize| at + _pdep_u64(1 << n, mask).trailing_zeros() as usize;
+    let start = match (carry, k) {
+        (1, 0) => at + usize::from(running) - BLOCK,
+        _ => nth(starts, k - carry as usize),
+    };
+    stopped.long = Some((start, nth(ends, k)));
+    if k > 0 {
+        stopped.at = nth(ends, k - 1);
+    }
+    stopped
+}
+
+/// `hex`: see the module documentation.
+struct Hex;
+
+/// A `hex` block: each byte's digit value, and each byte's pair.
+#[derive(Clone, Copy)]
+struct HexBlock {
+    digits: __m512i,
+    pairs: __m512i,
+}
+
+impl Lanes for Hex {
+    const SYNTAX: Syntax = Syntax::Hex;
+
+    type Block = HexBlock;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn nothing() -> HexBlock {
+        HexBlock {
+            digits: _mm512_setzero_si512(),
+            pairs: _mm512_setzero_si512(),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn digits(bytes: __m512i) -> Option<u64> {
+        let decimal = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(bytes, splat(b'0')), splat(10));
+        // A letter of either case is `a`-`f` once bit 5 is set.
+        let lower = _mm512_or_si512(bytes, splat(0x20));
+        let letter = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(lower, splat(b'a')), splat(6));
+        let digits = decimal | letter;
+        (digits | spaces(bytes) == u64::MAX).then_some(digits)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn prepare(bytes: __m512i, before: HexBlock) -> HexBlock {
+        // A digit's value is its low nibble, plus 9 for a letter (above
+        // 0x40); other bytes get values that no kept lane reads.
+        let letters = _mm512_cmpgt_epu8_mask(bytes, splat(0x40));
+        let with_nine = _mm512_mask_add_epi8(bytes, letters, bytes, splat(9));
+        let digits = _mm512_and_si512(with_nine, splat(0x0f));
+        // Byte i - 1's value (the block before's last for byte 0).
+        let previous = _mm512_permutex2var_epi8(before.digits, vector(&BYTE_BEFORE), digits);
+        // Values are below 16: the 16-bit shift moves no bit across bytes.
+        let pairs = _mm512_or_si512(_mm512_slli_epi16(previous, 4), digits);
+        HexBlock { digits, pairs }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn values(
+        ends: __m512i,
+        lengths: __m512i,
+        before: HexBlock,
+        block: HexBlock,
+    ) -> (__m512i, __m512i) {
+        // Lane 8j + k: token j's byte k, the pair that ends 2k digits
+        // before the token's end, kept while 2k is below its length.
+        let token = vector(&TOKEN_OF_EIGHT);
+        let twice_k = vector(&TWICE_K);
+        let end = _mm512_permutexvar_epi8(token, ends);
+        let length = _mm512_permutexvar_epi8(token, lengths);
+        let at = _mm512_sub_epi8(end, _mm512_add_epi8(twice_k, splat(1)));
+        let kept = _mm512_cmplt_epu8_mask(twice_k, length);
+        let bytes = _mm512_maskz_permutex2var_epi8(kept, before.pairs, at, block.pairs);
+        // Four bits a digit: an odd length leaves the digit before the
+        // token in the top byte's high nibble.
+        let bits = _mm512_slli_epi64(_mm512_cvtepu8_epi64(_mm512_castsi512_si128(lengths)), 2);
+        let low = _mm512_andnot_si512(_mm512_sllv_epi64(_mm512_set1_epi64(-1), bits), bytes);
+        (low, _mm512_setzero_si512())
+    }
+}

@@ -1,0 +1,396 @@
+//! Short tokens of the text formats parsed 64 bytes at a time: a run of
+//! blocks turned into heaps of at most 64 bits (67 for `dec`), each with
+//! the offset of its first byte, in a loop that does nothing else.
+//!
+//! Each block is classified once into a mask of its digits, every other
+//! byte checked to be whitespace. A token starts at a digit after a
+//! non-digit and ends at the non-digit after its last digit: the starts
+//! and ends of a block are two masks, and the tokens that end in a block
+//! are read there, the token that runs into the next block carried over as
+//! its start (its digits lie in the block before, which the next block
+//! keeps at hand). A token's value is built from registers:
+//!
+//! - `hex`: four bits a digit, from the 16 bytes that end at the token's
+//!   end (the bytes before its first digit cleared).
+//!
+//! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
+//! tokens at once, their starts and ends compressed into vectors and every
+//! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
+//! and portable (here): the block's tokens one after another by bit scans,
+//! each value from the bytes that end at its end. Every build takes the
+//! same tokens and stops at the same place, so the tests hold each against
+//! the portable one and the portable one against a byte-at-a-time reading.
+//!
+//! A run stops, leaving the rest to the scanner's general path, at the
+//! first block that is not all in the slice or holds a byte that is
+//! neither a digit nor whitespace, and at a token longer than the blocks
+//! take ([`Syntax::max_digits`]). It never reports an error: the general
+//! path reads the bytes again and finds it where it always did.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(test)]
+mod tests;
+
+/// Bytes classified per block.
+pub const BLOCK: usize = 64;
+
+/// A run stops once it holds this many heaps: the block of heaps a fold
+/// takes at once. 256 heaps' limbs and offsets are about 6 KiB, well
+/// inside the first-level cache.
+pub const SHORT_HEAPS: usize = 256;
+
+/// The heaps a run may write past [`SHORT_HEAPS`]: a whole block's (one
+/// every byte, at most), and a vector of eight past those.
+const SPARE_HEAPS: usize = BLOCK + 8;
+
+/// The most bytes one run reads: a fold takes its heaps (and a map's pages
+/// are released behind them) at least this often.
+pub const RUN_BYTES: usize = 1 << 20;
+
+/// The token syntaxes the blocks read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// `hex`: `0`-`9`, `a`-`f`, `A`-`F`, four bits a digit.
+    Hex,
+}
+
+impl Syntax {
+    /// The most digits of a token the blocks take (leading zeros
+    /// included): its value fits in a 64-bit limb. A longer one stops the
+    /// run.
+    pub const fn max_digits(self) -> usize {
+        match self {
+            Syntax::Hex => 16,
+        }
+    }
+
+    /// Whether `byte` is one of the syntax's digits.
+    fn is_digit(self, byte: u8) -> bool {
+        match self {
+            Syntax::Hex => byte.is_ascii_hexdigit(),
+        }
+    }
+}
+
+/// The separators of the token formats: space, tab, LF and CR.
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// Where a run writes its heaps: each heap's two limbs (bits 0-63, then
+/// 64-127) as little-endian bytes, the layout of a raw `u64le` array, and
+/// the offset of its first byte. It has room for a block's heaps past
+/// [`SHORT_HEAPS`], which a vector build writes eight at a time.
+pub struct ShortHeaps {
+    limbs: [[u8; 8 * (SHORT_HEAPS + SPARE_HEAPS)]; 2],
+    offsets: [u64; SHORT_HEAPS + SPARE_HEAPS],
+    len: usize,
+    /// The OR of the heaps' bits 64-127.
+    high_or: u64,
+}
+
+impl Default for ShortHeaps {
+    fn default() -> Self {
+        ShortHeaps {
+            limbs: [[0; 8 * (SHORT_HEAPS + SPARE_HEAPS)]; 2],
+            offsets: [0; SHORT_HEAPS + SPARE_HEAPS],
+            len: 0,
+            high_or: 0,
+        }
+    }
+}
+
+impl ShortHeaps {
+    /// The number of heaps held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no heap.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether it holds [`SHORT_HEAPS`] heaps or more: a run stops there.
+    pub fn is_full(&self) -> bool {
+        self.len >= SHORT_HEAPS
+    }
+
+    /// Appends the heap `value` whose first byte is at `offset`; the
+    /// buffer must not be full.
+    #[inline(always)]
+    pub fn push(&mut self, offset: u64, value: u128) {
+        let (i, high) = (self.len, (value >> 64) as u64);
+        self.limbs[0][8 * i..8 * i + 8].copy_from_slice(&(value as u64).to_le_bytes());
+        self.limbs[1][8 * i..8 * i + 8].copy_from_slice(&high.to_le_bytes());
+        self.high_or |= high;
+        self.offsets[i] = offset;
+        self.len = i + 1;
+    }
+
+    /// Limb `j` (0 or 1) of every heap held, little-endian.
+    pub fn limb(&self, j: usize) -> &[u8] {
+        &self.limbs[j][..8 * self.len]
+    }
+
+    /// Each heap's first byte.
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets[..self.len]
+    }
+
+    /// The OR of the heaps' bits 64-127: 0 when every heap fits a limb.
+    pub fn high_or(&self) -> u64 {
+        self.high_or
+    }
+
+    /// Empties the buffer.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.high_or = 0;
+    }
+}
+
+/// Where a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// Where the general path goes on: the end of the last token taken
+    /// (the whitespace after it), or where the run started.
+    pub at: usize,
+    /// The token that stopped the run by its length, if one did: its first
+    /// digit, and the end of the bytes read that are its digits (its end,
+    /// whitespace, when the run saw it), so that the general path need not
+    /// read them again.
+    pub long: Option<(usize, usize)>,
+}
+
+/// A build of the block loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShortKernel {
+    /// Bit scans and SWAR on 64-bit words, for every target.
+    Portable,
+    /// AVX2: each block classified in two vectors, each value converted in
+    /// one; the loop is compiled for AVX2 as a whole.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// AVX-512 with VBMI and VBMI2: each block's tokens read together.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl ShortKernel {
+    /// The best build [`cpu`](super::cpu) allows.
+    pub fn best() -> ShortKernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let cpu = super::cpu();
+            if cpu.avx512_vbmi2 {
+                return ShortKernel::Avx512;
+            }
+            if cpu.avx2 {
+                return ShortKernel::Avx2;
+            }
+        }
+        ShortKernel::Portable
+    }
+
+    /// Every build this CPU has, whatever the cap: what the tests and
+    /// benchmarks hold side by side.
+    pub fn every_build() -> Vec<ShortKernel> {
+        let mut kernels = vec![ShortKernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            let cpu = super::Cpu::detected();
+            if cpu.avx2 {
+                kernels.push(ShortKernel::Avx2);
+            }
+            if cpu.avx512_vbmi2 {
+                kernels.push(ShortKernel::Avx512);
+            }
+        }
+        kernels
+    }
+
+    /// Parses the tokens of `data` from `from` (not inside a token) into
+    /// `heaps`, whose offsets count from `base` for byte 0 of `data`,
+    /// until it holds [`SHORT_HEAPS`] or more, [`RUN_BYTES`] are read, or a
+    /// block stops it (see the module documentation).
+    pub fn fill(
+        self,
+        syntax: Syntax,
+        data: &[u8],
+        from: usize,
+        base: u64,
+        heaps: &mut ShortHeaps,
+    ) -> Stopped {
+        match self {
+            ShortKernel::Portable => fill_tokens(&Portable, syntax, data, from, base, heaps),
+            // SAFETY: the AVX2 build is picked (by `best`, or by a test
+            // from `every_build`) only where the CPU has AVX2.
+            #[cfg(target_arch = "x86_64")]
+            ShortKernel::Avx2 => unsafe { avx2::fill(syntax, data, from, base, heaps) },
+            // SAFETY: the AVX-512 build is picked only where the CPU has
+            // every feature `avx512_vbmi2` stands for.
+            #[cfg(target_arch = "x86_64")]
+            ShortKernel::Avx512 => unsafe { avx512::fill(syntax, data, from, base, heaps) },
+        }
+    }
+}
+
+/// What the one-token-at-a-time loop ([`fill_tokens`]) asks of a build.
+trait Blocks {
+    /// The digit mask of `block` (bit `i` for byte `i`), if every other
+    /// byte is whitespace.
+    fn digit_mask(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64>;
+
+    /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,
+    /// the first most significant; the bytes before them are ignored.
+    fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64;
+}
+
+/// The portable build.
+struct Portable;
+
+impl Blocks for Portable {
+    #[inline(always)]
+    fn digit_mask(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+        digit_mask_portable(syntax, block)
+    }
+
+    #[inline(always)]
+    fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64 {
+        hex_value_portable(bytes, len)
+    }
+}
+
+/// [`Blocks::digit_mask`] for any CPU: a byte at a time, in a loop
+/// without branches that the compiler vectorises.
+fn digit_mask_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+    let (mut digits, mut others) = (0u64, 0u64);
+    for (i, &byte) in block.iter().enumerate() {
+        let digit = syntax.is_digit(byte);
+        digits |= u64::from(digit) << i;
+        others |= u64::from(!digit && !is_space(byte)) << i;
+    }
+    (others == 0).then_some(digits)
+}
+
+/// The value of a hex digit byte (either case): its low nibble, plus 9
+/// for a letter (bit 6 set).
+#[inline(always)]
+fn hex_digit(byte: u8) -> u64 {
+    u64::from(byte & 0x0f) + 9 * u64::from(byte >> 6 & 1)
+}
+
+/// [`Blocks::hex_value`] for any CPU: the 16 bytes as two words, each
+/// byte turned into its digit's value and the eight values of a word
+/// gathered into 32 bits with three shift-and-mask steps (SWAR).
+fn hex_value_portable(bytes: &[u8; 16], len: usize) -> u64 {
+    let half = |k: usize| {
+        let word = u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("eight bytes"));
+        // Each byte's value: its low nibble, plus 9 where bit 6 is set.
+        let values = (word & 0x0f0f_0f0f_0f0f_0f0f) + 9 * (word >> 6 & 0x0101_0101_0101_0101);
+        // The first byte is the most significant digit: byte i goes to
+        // bits 4 (7 - i).
+        let values = values.swap_bytes();
+        let pairs = (values | values >> 4) & 0x00ff_00ff_00ff_00ff;
+        let quads = (pairs | pairs >> 8) & 0x0000_ffff_0000_ffff;
+        (quads | quads >> 16) & 0xffff_ffff
+    };
+    let value = half(0) << 32 | half(1);
+    value & low_bits(4 * len)
+}
+
+/// The low `n` bits set (`n` up to 64).
+#[inline(always)]
+fn low_bits(n: usize) -> u64 {
+    u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
+}
+
+/// The value of the token of `len` digits (at most the syntax's
+/// [`Syntax::max_digits`]) that ends at `end` of `data`, read with
+/// `build`.
+#[inline(always)]
+fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, len: usize) -> u128 {
+    match syntax {
+        Syntax::Hex => {
+            let value = match end.checked_sub(16) {
+                Some(from) => build.hex_value(data[from..end].try_into().expect("16 bytes"), len),
+                None => data[end - len..end]
+                    .iter()
+                    .fold(0, |value, &byte| value << 4 | hex_digit(byte)),
+            };
+            u128::from(value)
+        }
+    }
+}
+
+/// The loop of the portable and AVX2 builds: block by block, the tokens
+/// that end in each one after another, by bit scans over its masks.
+///
+/// Positions within a block's "window" count from the start of the block
+/// before it: the block's own bytes are 64 to 127, and a token that ends
+/// in it starts at 0 or later (it has at most 64 digits).
+#[inline(always)]
+fn fill_tokens<B: Blocks>(
+    build: &B,
+    syntax: Syntax,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    let max = syntax.max_digits();
+    let mut stopped = Stopped {
+        at: from,
+        long: None,
+    };
+    // Where the block is, and the start (window position) of the token
+    // that runs into it from the block before.
+    let (mut at, mut running) = (from, None::<usize>);
+    while !heaps.is_full() && at - from < RUN_BYTES {
+        let Some(block) = data.get(at..at + BLOCK) else {
+            break;
+        };
+        let Some(digits) = build.digit_mask(syntax, block.try_into().expect("a block")) else {
+            break;
+        };
+        // The byte at window position `pos` (at least 64 in the first
+        // block, where no token runs in).
+        let place = |pos: usize| at + pos - BLOCK;
+        let carry = u64::from(running.is_some());
+        let after_digit = digits << 1 | carry;
+        let mut ends = !digits & after_digit;
+        let mut starts =
+            u128::from(digits & !after_digit) << BLOCK | running.map_or(0, |start| 1u128 << start);
+        while ends != 0 {
+            let end = BLOCK + ends.trailing_zeros() as usize;
+            let start = starts.trailing_zeros() as usize;
+            ends &= ends - 1;
+            starts &= starts - 1;
+            if end - start > max {
+                stopped.long = Some((place(start), place(end)));
+                return stopped;
+            }
+            let value = token_value(build, syntax, data, place(end), end - start);
+            heaps.push(base + place(start) as u64, value);
+            stopped.at = place(end);
+        }
+        // What is left of the starts is the token that runs on, if any.
+        running = match digits >> (BLOCK - 1) {
+            0 => None,
+            _ => match starts.trailing_zeros() as usize {
+                start if start >= BLOCK => Some(start - BLOCK),
+                start => {
+                    // It ran through the whole block: longer than a block.
+                    stopped.long = Some((place(start), at + BLOCK));
+                    return stopped;
+                }
+            },
+        };
+        at += BLOCK;
+    }
+    stopped
+}

@@ -1,0 +1,225 @@
+//! Every build of the block loop held against a reading one byte at a
+//! time: the same heaps (offsets and both limbs), and the same stop.
+
+use super::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The syntaxes of token formats, with their digits.
+const TOKENS: [(Syntax, &[u8]); 1] = [(Syntax::Hex, b"0123456789abcdefABCDEF")];
+
+/// What a run gives: each heap's offset and value, and where it stopped.
+type Run = (Vec<(u64, u128)>, u64, Stopped);
+
+/// The value of `digits` in `syntax`, digit by digit.
+fn value_of(syntax: Syntax, digits: &[u8]) -> u128 {
+    match syntax {
+        Syntax::Hex => digits
+            .iter()
+            .fold(0, |value, &d| value << 4 | u128::from(hex_digit(d))),
+    }
+}
+
+/// What a run of [`ShortKernel::fill`] must give, found one byte at a
+/// time: blocks of 64 bytes from `from` are entered while the buffer is
+/// not full, fewer than [`RUN_BYTES`] are read, and the block lies in
+/// `data` and holds only digits and whitespace; each token is taken in the
+/// block that holds its end, or stops the run there if it is too long, or
+/// in the block after its first if that holds only its digits.
+fn reference(syntax: Syntax, data: &[u8], from: usize, base: u64, held: usize) -> Run {
+    let valid = |block: usize| {
+        let at = from + BLOCK * block;
+        data.get(at..at + BLOCK)
+            .is_some_and(|b| b.iter().all(|&c| syntax.is_digit(c) || is_space(c)))
+    };
+    let (mut heaps, mut high_or) = (Vec::new(), 0);
+    let mut stopped = Stopped {
+        at: from,
+        long: None,
+    };
+    // The next block to enter.
+    let mut entered = 0;
+    let mut pos = from;
+    loop {
+        while data.get(pos).is_some_and(|&c| is_space(c)) {
+            pos += 1;
+        }
+        let start = pos;
+        while data.get(pos).is_some_and(|&c| syntax.is_digit(c)) {
+            pos += 1;
+        }
+        let end = pos;
+        let first = (start - from) / BLOCK;
+        let through = (end - from) / BLOCK > first + 1;
+        let seen_in = if through {
+            first + 1
+        } else {
+            (end - from) / BLOCK
+        };
+        while entered <= seen_in {
+            let full = held + heaps.len() >= SHORT_HEAPS;
+            if full || BLOCK * entered >= RUN_BYTES || !valid(entered) {
+                return (heaps, high_or, stopped);
+            }
+            entered += 1;
+        }
+        if start == end {
+            // Only whitespace up to the end of a valid block: impossible,
+            // blocks end inside `data` and a token follows or the loop
+            // above stopped.
+            unreachable!("a valid block is followed by a token or an invalid block");
+        }
+        if through || end - start > syntax.max_digits() {
+            let checked = if through {
+                from + BLOCK * (first + 2)
+            } else {
+                end
+            };
+            stopped.long = Some((start, checked));
+            return (heaps, high_or, stopped);
+        }
+        let value = value_of(syntax, &data[start..end]);
+        high_or |= (value >> 64) as u64;
+        heaps.push((base + start as u64, value));
+        stopped.at = end;
+    }
+}
+
+/// What `kernel` gives, after `held` heaps already in the buffer.
+fn run(
+    kernel: ShortKernel,
+    syntax: Syntax,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    held: usize,
+) -> Run {
+    let mut heaps = ShortHeaps::default();
+    for i in 0..held {
+        heaps.push(i as u64, 0);
+    }
+    let stopped = kernel.fill(syntax, data, from, base, &mut heaps);
+    let limb = |j: usize, i: usize| {
+        u128::from(u64::from_le_bytes(
+            heaps.limb(j)[8 * i..8 * i + 8].try_into().expect("8 bytes"),
+        ))
+    };
+    let found = (held..heaps.len())
+        .map(|i| (heaps.offsets()[i], limb(1, i) << 64 | limb(0, i)))
+        .collect();
+    (found, heaps.high_or(), stopped)
+}
+
+/// Checks every build against the reference on `data` from `from`.
+fn check(syntax: Syntax, data: &[u8], from: usize, held: usize, what: &str) {
+    let base = 1 << 40;
+    let expected = reference(syntax, data, from, base, held);
+    for kernel in ShortKernel::every_build() {
+        let found = run(kernel, syntax, data, from, base, held);
+        assert_eq!(found, expected, "{kernel:?} {syntax:?}: {what}");
+    }
+}
+
+/// A random text of tokens of up to `longest` digits (some with leading
+/// zeros) between runs of whitespace.
+fn random_text(rng: &mut ChaCha8Rng, digits: &[u8], tokens: usize, longest: usize) -> Vec<u8> {
+    let mut data = Vec::new();
+    for _ in 0..tokens {
+        let run = match rng.random_range(0..8) {
+            0 => rng.random_range(1..150),
+            _ => rng.random_range(1..3),
+        };
+        data.extend((0..run).map(|_| b" \t\n\r"[rng.random_range(0..4)]));
+        let len = rng.random_range(1..=longest);
+        let zeros = match rng.random_range(0..4) {
+            0 => rng.random_range(0..=len),
+            _ => 0,
+        };
+        data.extend((0..len).map(|i| match i < zeros {
+            true => b'0',
+            false => digits[rng.random_range(0..digits.len())],
+        }));
+    }
+    data
+}
+
+#[test]
+fn random_texts_give_the_reference_heaps_and_stop_in_every_build() {
+    let mut rng = ChaCha8Rng::seed_from_u64(30);
+    for (syntax, digits) in TOKENS {
+        let most = syntax.max_digits();
+        for round in 0..300 {
+            let longest = [most, most + 1, most + 3, 2 * most + 70][round % 4];
+            let mut data = random_text(&mut rng, digits, 60, longest);
+            if round % 3 == 0 {
+                let at = rng.random_range(0..data.len());
+                data[at] = b"xg-\x00\x0b\x0c\x80\xff"[rng.random_range(0..8)];
+            }
+            for from in [0, 1, rng.random_range(0..data.len())] {
+                // The run starts where a scanner would: not inside a token.
+                let from = (from..data.len())
+                    .find(|&i| i == 0 || !syntax.is_digit(data[i - 1]))
+                    .unwrap_or(data.len());
+                for held in [0, SHORT_HEAPS - 5] {
+                    check(
+                        syntax,
+                        &data,
+                        from,
+                        held,
+                        &format!("round {round} from {from}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tokens_of_every_length_at_every_place_in_a_block() {
+    for (syntax, digits) in TOKENS {
+        for len in 1..=syntax.max_digits() + 2 {
+            for place in 0..BLOCK + 2 {
+                let mut data = vec![b' '; place];
+                data.extend((0..len).map(|i| digits[(7 * i + len) % digits.len()]));
+                data.extend_from_slice(&[b'\n'; 3 * BLOCK]);
+                check(syntax, &data, 0, 0, &format!("{len} digits at {place}"));
+                check(
+                    syntax,
+                    &data,
+                    1.min(place),
+                    0,
+                    &format!("{len} digits at {place}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_byte_anywhere_stops_the_run_before_its_block() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    for (syntax, digits) in TOKENS {
+        let data = random_text(&mut rng, digits, 40, syntax.max_digits());
+        for at in 0..data.len() {
+            let mut bad = data.clone();
+            bad[at] = b"/:@G`gxX\x00\x0b\x0c\x7f\x80\xb0\xff"[at % 15];
+            check(syntax, &bad, 0, 0, &format!("bad byte at {at}"));
+        }
+    }
+}
+
+#[test]
+fn a_run_stops_after_its_bytes_and_when_the_buffer_is_full() {
+    for (syntax, digits) in TOKENS {
+        // Tokens of one digit: 32 a block, a full buffer within 9 blocks.
+        let mut data: Vec<u8> = (0..40 * BLOCK)
+            .map(|i| [digits[i % 7], b' '][i % 2])
+            .collect();
+        check(syntax, &data, 0, 0, "one-digit tokens");
+        // Whitespace past a run's bytes.
+        data = vec![b' '; RUN_BYTES + 3 * BLOCK];
+        data.extend_from_slice(b"1 ");
+        check(syntax, &data, 0, 0, "whitespace");
+        check(syntax, &data, 5, 0, "whitespace from 5");
+    }
+}

@@ -1,9 +1,15 @@
 //! `bits`: whitespace-separated tokens of ASCII `0`/`1`, most significant
 //! bit first.
+//!
+//! For a pass whose fold takes heaps in blocks, tokens of up to 64 digits
+//! are read 64 bytes of text at a time (`blocks.rs`); every other token's
+//! digits are checked to its end and handed out.
 
+use super::blocks::{self, Resume};
 use super::page_release::PageReleaser;
 use super::token::{scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue};
+use super::{Heap, HeapScanner, HeapValue, WordBuffer};
+use crate::arch::short_tokens::Syntax;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
 
@@ -16,6 +22,8 @@ pub struct BitsScanner<'a> {
     pos: usize,
     base: u64,
     pages: PageReleaser<'a>,
+    /// What the last run of blocks left checked.
+    resume: Resume,
 }
 
 impl<'a> BitsScanner<'a> {
@@ -26,6 +34,7 @@ impl<'a> BitsScanner<'a> {
             pos: 0,
             base,
             pages: PageReleaser::NONE,
+            resume: Resume::default(),
         }
     }
 
@@ -40,6 +49,12 @@ impl<'a> HeapScanner<'a> for BitsScanner<'a> {
         self.pos
     }
 
+    const FILLS_WORDS: bool = true;
+
+    fn fill_words(&mut self, words: &mut WordBuffer) {
+        (self.pos, self.resume) = blocks::fill(Syntax::Bits, self.data, self.pos, self.base, words);
+    }
+
     // Inlined into each pass's loop, so that the heap is built in
     // registers where the fold takes it (returned through memory, it is
     // written field by field and read back whole, which stalls the loop).
@@ -52,7 +67,7 @@ impl<'a> HeapScanner<'a> for BitsScanner<'a> {
         }
         let end = scan_digits(
             self.data,
-            start,
+            self.resume.unchecked_from(start),
             self.base,
             Digits::Binary,
             EXPECTED,

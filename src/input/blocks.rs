@@ -8,8 +8,9 @@
 //! of the slice, one whose block holds a byte that is neither a digit nor
 //! whitespace (the general path finds the error where it always did), or
 //! one longer than a block takes, which goes to the long-token paths. For
-//! that last, the run says how far its digits are already checked
-//! ([`Resume`]), so that the general path does not read them again.
+//! that last (and a `unary` line a run stopped in), the run says how far
+//! its digits are already checked ([`Resume`]), so that the general path
+//! does not read them again.
 
 use super::WordBuffer;
 use crate::arch::short_tokens::{ShortKernel, Syntax};
@@ -17,8 +18,9 @@ use crate::arch::short_tokens::{ShortKernel, Syntax};
 /// Where the general path takes over from a run of blocks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Resume {
-    /// The token that stopped the run by its length: its first digit, and
-    /// the end of the bytes already checked to be its digits.
+    /// The token that stopped the run by its length, or the line it
+    /// stopped in: its first digit, and the end of the bytes already
+    /// checked to be its digits.
     long: Option<(usize, usize)>,
 }
 

@@ -3,10 +3,17 @@
 //! Lines end in LF; a CR right before the LF is ignored, a CR anywhere else
 //! is an error. An empty line is a heap of 0; a last line without LF counts
 //! when it is not empty.
+//!
+//! For a pass whose fold takes heaps in blocks, lines are read 64 bytes at
+//! a time (`blocks.rs`) where they hold only `1`s and LFs; the general
+//! path takes the rest, and finishes a line a run of blocks stopped in
+//! from where the run left it.
 
+use super::blocks::{self, Resume};
 use super::page_release::PageReleaser;
 use super::page_release::RELEASE_STEP_BYTES;
-use super::{Heap, HeapScanner, HeapValue};
+use super::{Heap, HeapScanner, HeapValue, WordBuffer};
+use crate::arch::short_tokens::Syntax;
 use crate::error::ParseError;
 
 /// Yields the lines of a `unary` slice.
@@ -15,6 +22,8 @@ pub struct UnaryScanner<'a> {
     pos: usize,
     base: u64,
     pages: PageReleaser<'a>,
+    /// What the last run of blocks left checked.
+    resume: Resume,
 }
 
 impl<'a> UnaryScanner<'a> {
@@ -25,6 +34,7 @@ impl<'a> UnaryScanner<'a> {
             pos: 0,
             base,
             pages: PageReleaser::NONE,
+            resume: Resume::default(),
         }
     }
 
@@ -59,13 +69,13 @@ impl<'a> UnaryScanner<'a> {
 }
 
 impl UnaryScanner<'_> {
-    /// Finds the LF ending the line at `start`, in steps of
-    /// [`RELEASE_STEP_BYTES`]: a step without an LF that holds only `1`s
-    /// is counted and its pages released. Returns where the uncounted rest
-    /// of the line starts, and the LF if there is one.
-    fn skip_long_line(&self, start: usize) -> (usize, Option<usize>) {
+    /// Finds the LF ending the line whose bytes from `from` on are not yet
+    /// checked, in steps of [`RELEASE_STEP_BYTES`]: a step without an LF
+    /// that holds only `1`s is counted and its pages released. Returns
+    /// where the uncounted rest of the line starts, and the LF if there is
+    /// one.
+    fn skip_long_line(&self, mut from: usize) -> (usize, Option<usize>) {
         let data = self.data;
-        let mut from = start;
         loop {
             let step_end = data.len().min(from.saturating_add(RELEASE_STEP_BYTES));
             if let Some(i) = memchr::memchr(b'\n', &data[from..step_end]) {
@@ -110,6 +120,13 @@ impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
         self.pos
     }
 
+    const FILLS_WORDS: bool = true;
+
+    fn fill_words(&mut self, words: &mut WordBuffer) {
+        (self.pos, self.resume) =
+            blocks::fill(Syntax::Unary, self.data, self.pos, self.base, words);
+    }
+
     // Inlined into each pass's loop, so that the heap is built in
     // registers where the fold takes it (returned through memory, it is
     // written field by field and read back whole, which stalls the loop).
@@ -119,7 +136,8 @@ impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
         if start == self.data.len() {
             return Ok(None);
         }
-        let (checked, lf) = self.skip_long_line(start);
+        let unchecked = self.resume.unchecked_from(start);
+        let (checked, lf) = self.skip_long_line(unchecked);
         let end = lf.unwrap_or(self.data.len());
         let ones = (checked - start) as u64 + self.count_ones(checked, end, lf.is_some())?;
         self.pos = lf.map_or(end, |lf| lf + 1);

@@ -3,9 +3,9 @@
 //! vector. The whole loop is compiled for AVX2, so that the kernels
 //! inline into it.
 
-use super::{fill_tokens, low_bits, Blocks, ShortHeaps, Stopped, Syntax, BLOCK};
+use super::{fill_any, low_bits, Blocks, Marks, ShortHeaps, Stopped, Syntax, BLOCK};
 use crate::arch::dec_tokens::avx2::space_lanes;
-use crate::arch::token_end::avx2::hex_lanes;
+use crate::arch::token_end::avx2::{binary_lanes, hex_lanes};
 use std::arch::x86_64::*;
 
 /// [`super::ShortKernel::fill`] with AVX2.
@@ -20,7 +20,7 @@ pub(super) unsafe fn fill(
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
-    fill_tokens(&Avx2, syntax, data, from, base, heaps)
+    fill_any(&Avx2, syntax, data, from, base, heaps)
 }
 
 /// The AVX2 build of the kernels: made only in [`fill`], whose caller
@@ -29,9 +29,9 @@ struct Avx2;
 
 impl Blocks for Avx2 {
     #[inline(always)]
-    fn digit_mask(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+    fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
         // SAFETY: an `Avx2` exists only inside `fill`, on a CPU with AVX2.
-        unsafe { digit_mask(syntax, block) }
+        unsafe { marks(syntax, block) }
     }
 
     #[inline(always)]
@@ -41,14 +41,14 @@ impl Blocks for Avx2 {
     }
 }
 
-/// [`Blocks::digit_mask`] with AVX2: each half's digit lanes and
-/// whitespace lanes, two movemasks.
+/// [`Blocks::marks`] with AVX2: each half's digit lanes, whitespace
+/// lanes (and `1` lanes for `bits`), a movemask each.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn digit_mask(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+unsafe fn marks(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
     let ptr = block.as_ptr();
     // SAFETY: `block` holds 64 bytes, two unaligned loads of 32.
     let halves = unsafe {
@@ -57,20 +57,25 @@ unsafe fn digit_mask(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
             _mm256_loadu_si256(ptr.add(32).cast()),
         ]
     };
-    let (mut digits, mut valid) = (0u64, u64::MAX);
+    let (mut marks, mut valid) = (Marks::default(), u64::MAX);
     for (i, bytes) in halves.into_iter().enumerate() {
         // SAFETY: this function's caller guarantees AVX2.
         let (digit, space) = unsafe {
-            let digit = match syntax {
-                Syntax::Hex => hex_lanes(bytes),
-            };
-            (digit, space_lanes(bytes))
+            let is = |byte: u8| _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(byte as i8));
+            match syntax {
+                Syntax::Bits => (binary_lanes(bytes), space_lanes(bytes)),
+                Syntax::Hex => (hex_lanes(bytes), space_lanes(bytes)),
+                Syntax::Unary => (is(b'1'), is(b'\n')),
+            }
         };
         let lanes = |mask: __m256i| u64::from(_mm256_movemask_epi8(mask) as u32) << (32 * i);
-        digits |= lanes(digit);
+        marks.digits |= lanes(digit);
         valid &= lanes(_mm256_or_si256(digit, space)) | !(u64::from(u32::MAX) << (32 * i));
+        if syntax == Syntax::Bits {
+            marks.ones |= lanes(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'1' as i8)));
+        }
     }
-    (valid == u64::MAX).then_some(digits)
+    (valid == u64::MAX).then_some(marks)
 }
 
 /// [`Blocks::hex_value`] with AVX2's 16-byte instructions: each digit's

@@ -9,6 +9,9 @@
 //! tokens a step then get their values from the two blocks that hold them
 //! (the block and the one before: 128 bytes, one two-table byte permute):
 //!
+//! - `bits`: the block's `1`s, reversed by a byte permute before the
+//!   compare, make a mask in which a token's digits are a segment, its
+//!   last digit lowest: eight variable shifts of the two blocks' masks;
 //! - `hex`: each byte of the block becomes the pair of its digit and the
 //!   one before (`16 · before + digit`), so that byte `k` of a value is
 //!   the pair that ends `2k` digits before the token's end: one permute
@@ -18,6 +21,10 @@
 //! The offsets are the starts plus the block's place, widened to 64 bits
 //! eight at a time. Lanes past the block's tokens are written too (the
 //! buffer has room for them) and not counted.
+//!
+//! `unary` lines are read the same way ([`fill_lines`]): the LFs'
+//! positions compressed and widened, eight a step, each line's start the
+//! position after the LF before.
 
 use super::{ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
 use std::arch::x86_64::*;
@@ -39,8 +46,11 @@ pub(super) unsafe fn fill(
 ) -> Stopped {
     // One loop per syntax, each with its lanes inlined.
     match syntax {
-        // SAFETY: this function's caller guarantees the features.
+        // SAFETY (both): this function's caller guarantees the features.
+        Syntax::Bits => unsafe { fill_tokens::<Bits>(data, from, base, heaps) },
         Syntax::Hex => unsafe { fill_tokens::<Hex>(data, from, base, heaps) },
+        // SAFETY: as above.
+        Syntax::Unary => unsafe { fill_lines(data, from, base, heaps) },
     }
 }
 
@@ -106,10 +116,22 @@ const fn table(divisor: usize, step: usize, scale: usize, offset: usize) -> [u8;
     bytes
 }
 
+/// Lane `i` holds `i` (its position in the block).
+const POSITIONS: [u8; BLOCK] = table(BLOCK, 0, 1, 0);
 /// Lane `i` holds `64 + i` (its position in the window).
 const WINDOW_POSITIONS: [u8; BLOCK] = table(BLOCK, 0, 1, BLOCK);
 /// Lane `i` holds `i + 63`: the byte before, in a permute of two blocks.
 const BYTE_BEFORE: [u8; BLOCK] = table(BLOCK, 0, 1, BLOCK - 1);
+/// Lane `i` holds `63 - i`: a permute by it reverses a block.
+const REVERSED: [u8; BLOCK] = {
+    let mut bytes = [0u8; BLOCK];
+    let mut i = 0;
+    while i < BLOCK {
+        bytes[i] = (BLOCK - 1 - i) as u8;
+        i += 1;
+    }
+    bytes
+};
 /// Lane `8j + k` holds `j`: the token of its eight.
 const TOKEN_OF_EIGHT: [u8; BLOCK] = table(8, 1, 0, 0);
 /// Lane `8j + k` holds `2k`.
@@ -248,6 +270,103 @@ unsafe fn fill_tokens<L: Lanes>(
     stopped
 }
 
+/// The `unary` loop: every block's lines read together (see the module
+/// documentation).
+///
+/// # Safety
+/// The CPU must have the features of [`fill`].
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps) -> Stopped {
+    let positions = vector(&POSITIONS);
+    // Where the block is, the first byte of the line being read, and the
+    // heaps held.
+    let (mut at, mut line, mut len) = (from, from, heaps.len);
+    while len < SHORT_HEAPS && at - from < RUN_BYTES && at + BLOCK <= data.len() {
+        if at - line >= LONG_LINE {
+            // SAFETY: the caller guarantees the features.
+            let past = unsafe { skip_ones(data, at, from + RUN_BYTES) };
+            if past > at {
+                at = past;
+                continue;
+            }
+        }
+        // SAFETY: `at + 64 <= data.len()`; an unaligned load.
+        let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
+        let ones = _mm512_cmpeq_epi8_mask(bytes, splat(b'1'));
+        let lfs = _mm512_cmpeq_epi8_mask(bytes, splat(b'\n'));
+        if ones | lfs != u64::MAX {
+            break;
+        }
+        let count = lfs.count_ones() as usize;
+        let block_at = _mm512_set1_epi64(at as i64);
+        // Lane 7: the first line's start.
+        let mut before = _mm512_set1_epi64(line as i64);
+        let mut ends_left = _mm512_maskz_compress_epi8(lfs, positions);
+        let mut step = 0;
+        loop {
+            let widened = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(ends_left));
+            let ends = _mm512_add_epi64(block_at, widened);
+            let after = _mm512_add_epi64(ends, _mm512_set1_epi64(1));
+            let starts = _mm512_alignr_epi64(after, before, 7);
+            let i = len + step;
+            // SAFETY: as in `fill_tokens`: within the room past
+            // `SHORT_HEAPS`; unaligned stores.
+            unsafe {
+                let low = _mm512_sub_epi64(ends, starts);
+                let offsets = _mm512_add_epi64(_mm512_set1_epi64(base as i64), starts);
+                _mm512_storeu_si512(heaps.limbs[0].as_mut_ptr().add(8 * i).cast(), low);
+                let high = _mm512_setzero_si512();
+                _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
+                _mm512_storeu_si512(heaps.offsets.as_mut_ptr().add(i).cast(), offsets);
+            }
+            step += 8;
+            if step >= count {
+                break;
+            }
+            before = after;
+            ends_left = _mm512_alignr_epi64(ends_left, ends_left, 1);
+        }
+        len += count;
+        if count > 0 {
+            line = at + BLOCK - lfs.leading_zeros() as usize;
+        }
+        at += BLOCK;
+    }
+    heaps.len = len;
+    Stopped {
+        at: line,
+        long: (line < at).then_some((line, at)),
+    }
+}
+
+/// A line that has run for this many bytes without an LF is likely to
+/// run on: its blocks are skipped by [`skip_ones`], a loop with a branch
+/// on each block, which lines of a few blocks would mispredict. Skipped,
+/// a block costs a third of a block read for its lines.
+const LONG_LINE: usize = 16 * BLOCK;
+
+/// The first block from `at` (before `limit`, or the last whole one of
+/// `data`) that is not all `1`s.
+///
+/// # Safety
+/// The CPU must have the features of [`fill`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn skip_ones(data: &[u8], mut at: usize, limit: usize) -> usize {
+    while at < limit && at + BLOCK <= data.len() {
+        // SAFETY: `at + 64 <= data.len()`; an unaligned load.
+        let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
+        if _mm512_cmpneq_epi8_mask(bytes, splat(b'1')) != 0 {
+            break;
+        }
+        at += BLOCK;
+    }
+    at
+}
+
 /// Where a run stops at token `k` of the block at `at`, too long: the
 /// tokens before it were taken. Its end is the `k`-th end bit, its start
 /// the running token's (if `carry` and `k` is 0) or a start bit.
@@ -272,6 +391,56 @@ fn long_token(
         stopped.at = nth(ends, k - 1);
     }
     stopped
+}
+
+/// `bits`: see the module documentation.
+struct Bits;
+
+impl Lanes for Bits {
+    const SYNTAX: Syntax = Syntax::Bits;
+
+    /// The block's `1`s reversed: bit `63 - i` for byte `i`.
+    type Block = u64;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn nothing() -> u64 {
+        0
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn digits(bytes: __m512i) -> Option<u64> {
+        let digits = _mm512_cmpeq_epi8_mask(_mm512_or_si512(bytes, splat(1)), splat(b'1'));
+        (digits | spaces(bytes) == u64::MAX).then_some(digits)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn prepare(bytes: __m512i, _: u64) -> u64 {
+        let reversed = _mm512_permutexvar_epi8(vector(&REVERSED), bytes);
+        _mm512_cmpeq_epi8_mask(reversed, splat(b'1'))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn values(
+        ends: __m512i,
+        lengths: __m512i,
+        before: u64,
+        block: u64,
+    ) -> (__m512i, __m512i) {
+        // The reversed window (the block's mask low, the block before's
+        // high) shifted right by 128 minus the end: 1 to 64.
+        let widen = |bytes: __m512i| _mm512_cvtepu8_epi64(_mm512_castsi512_si128(bytes));
+        let shift = _mm512_sub_epi64(_mm512_set1_epi64(2 * BLOCK as i64), widen(ends));
+        let low = _mm512_srlv_epi64(_mm512_set1_epi64(block as i64), shift);
+        let rest = _mm512_sub_epi64(_mm512_set1_epi64(BLOCK as i64), shift);
+        let high = _mm512_sllv_epi64(_mm512_set1_epi64(before as i64), rest);
+        let digits = _mm512_or_si512(low, high);
+        let beyond = _mm512_sllv_epi64(_mm512_set1_epi64(-1), widen(lengths));
+        (_mm512_andnot_si512(beyond, digits), _mm512_setzero_si512())
+    }
 }
 
 /// `hex`: see the module documentation.

@@ -10,8 +10,16 @@
 //! its start (its digits lie in the block before, which the next block
 //! keeps at hand). A token's value is built from registers:
 //!
+//! - `bits`: the digits are a segment of the mask of the block's `1`s,
+//!   most significant first: a shift of the mask reversed (the two
+//!   blocks' masks as one 128-bit word, for a token that starts in the
+//!   block before);
 //! - `hex`: four bits a digit, from the 16 bytes that end at the token's
 //!   end (the bytes before its first digit cleared).
+//!
+//! `unary` is read the same way with lines for tokens: a block holds only
+//! `1`s and LFs, and a line's value is the distance from its start to its
+//! LF, whatever its length.
 //!
 //! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
@@ -25,7 +33,9 @@
 //! first block that is not all in the slice or holds a byte that is
 //! neither a digit nor whitespace, and at a token longer than the blocks
 //! take ([`Syntax::max_digits`]). It never reports an error: the general
-//! path reads the bytes again and finds it where it always did.
+//! path reads the bytes again and finds it where it always did. A `unary`
+//! run stops inside a line, which the general path then finishes from
+//! where the run left it.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -53,24 +63,41 @@ pub const RUN_BYTES: usize = 1 << 20;
 /// The token syntaxes the blocks read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
+    /// `bits`: `0` and `1`, a bit a digit.
+    Bits,
     /// `hex`: `0`-`9`, `a`-`f`, `A`-`F`, four bits a digit.
     Hex,
+    /// `unary`: lines of `1`s, each ended by an LF.
+    Unary,
 }
 
 impl Syntax {
     /// The most digits of a token the blocks take (leading zeros
     /// included): its value fits in a 64-bit limb. A longer one stops the
-    /// run.
+    /// run. A `unary` line may be as long as a run.
     pub const fn max_digits(self) -> usize {
         match self {
+            Syntax::Bits => 64,
             Syntax::Hex => 16,
+            Syntax::Unary => RUN_BYTES,
         }
     }
 
     /// Whether `byte` is one of the syntax's digits.
     fn is_digit(self, byte: u8) -> bool {
         match self {
+            Syntax::Bits => byte == b'0' || byte == b'1',
             Syntax::Hex => byte.is_ascii_hexdigit(),
+            Syntax::Unary => byte == b'1',
+        }
+    }
+
+    /// Whether `byte` separates tokens: whitespace, or an LF for `unary`
+    /// (a CR before an LF is left to the general path).
+    fn is_separator(self, byte: u8) -> bool {
+        match self {
+            Syntax::Unary => byte == b'\n',
+            _ => is_space(byte),
         }
     }
 }
@@ -157,12 +184,13 @@ impl ShortHeaps {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
     /// Where the general path goes on: the end of the last token taken
-    /// (the whitespace after it), or where the run started.
+    /// (the whitespace after it), the start of the line after the last
+    /// line taken, or where the run started.
     pub at: usize,
-    /// The token that stopped the run by its length, if one did: its first
-    /// digit, and the end of the bytes read that are its digits (its end,
-    /// whitespace, when the run saw it), so that the general path need not
-    /// read them again.
+    /// The token that stopped the run by its length, or the line it
+    /// stopped inside, if any: its first digit, and the end of the bytes
+    /// read that are its digits (its end, whitespace, when the run saw
+    /// it), so that the general path need not read them again.
     pub long: Option<(usize, usize)>,
 }
 
@@ -226,7 +254,7 @@ impl ShortKernel {
         heaps: &mut ShortHeaps,
     ) -> Stopped {
         match self {
-            ShortKernel::Portable => fill_tokens(&Portable, syntax, data, from, base, heaps),
+            ShortKernel::Portable => fill_any(&Portable, syntax, data, from, base, heaps),
             // SAFETY: the AVX2 build is picked (by `best`, or by a test
             // from `every_build`) only where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
@@ -239,11 +267,20 @@ impl ShortKernel {
     }
 }
 
+/// A block's marks: bit `i` for byte `i`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    /// The digits.
+    digits: u64,
+    /// The `1`s (`bits` only; 0 otherwise).
+    ones: u64,
+}
+
 /// What the one-token-at-a-time loop ([`fill_tokens`]) asks of a build.
 trait Blocks {
-    /// The digit mask of `block` (bit `i` for byte `i`), if every other
-    /// byte is whitespace.
-    fn digit_mask(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64>;
+    /// The marks of `block`, if every byte that is not a digit is
+    /// whitespace.
+    fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks>;
 
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,
     /// the first most significant; the bytes before them are ignored.
@@ -255,8 +292,8 @@ struct Portable;
 
 impl Blocks for Portable {
     #[inline(always)]
-    fn digit_mask(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
-        digit_mask_portable(syntax, block)
+    fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
+        marks_portable(syntax, block)
     }
 
     #[inline(always)]
@@ -265,16 +302,19 @@ impl Blocks for Portable {
     }
 }
 
-/// [`Blocks::digit_mask`] for any CPU: a byte at a time, in a loop
-/// without branches that the compiler vectorises.
-fn digit_mask_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
-    let (mut digits, mut others) = (0u64, 0u64);
+/// [`Blocks::marks`] for any CPU: a byte at a time, in a loop without
+/// branches that the compiler vectorises.
+fn marks_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
+    let (mut marks, mut others) = (Marks::default(), 0u64);
     for (i, &byte) in block.iter().enumerate() {
         let digit = syntax.is_digit(byte);
-        digits |= u64::from(digit) << i;
-        others |= u64::from(!digit && !is_space(byte)) << i;
+        marks.digits |= u64::from(digit) << i;
+        others |= u64::from(!digit && !syntax.is_separator(byte)) << i;
+        if syntax == Syntax::Bits {
+            marks.ones |= u64::from(byte == b'1') << i;
+        }
     }
-    (others == 0).then_some(digits)
+    (others == 0).then_some(marks)
 }
 
 /// The value of a hex digit byte (either case): its low nibble, plus 9
@@ -311,10 +351,23 @@ fn low_bits(n: usize) -> u64 {
 
 /// The value of the token of `len` digits (at most the syntax's
 /// [`Syntax::max_digits`]) that ends at `end` of `data`, read with
-/// `build`.
+/// `build`; for `bits`, from `reversed`, the window's `1`s reversed (bit
+/// `127 - p` for window position `p`), the token's end at window position
+/// `window_end`.
 #[inline(always)]
-fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, len: usize) -> u128 {
+fn token_value<B: Blocks>(
+    build: &B,
+    syntax: Syntax,
+    data: &[u8],
+    (end, window_end): (usize, usize),
+    len: usize,
+    reversed: u128,
+) -> u128 {
     match syntax {
+        // The digits are bits `128 - window_end ..` of the reversed
+        // window, the last digit lowest.
+        Syntax::Bits => u128::from((reversed >> (2 * BLOCK - window_end)) as u64 & low_bits(len)),
+        Syntax::Unary => unreachable!("unary lines are read by fill_lines"),
         Syntax::Hex => {
             let value = match end.checked_sub(16) {
                 Some(from) => build.hex_value(data[from..end].try_into().expect("16 bytes"), len),
@@ -324,6 +377,58 @@ fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, le
             };
             u128::from(value)
         }
+    }
+}
+
+/// [`fill_tokens`] with `syntax` a constant in each copy of the loop.
+#[inline(always)]
+fn fill_any<B: Blocks>(
+    build: &B,
+    syntax: Syntax,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    match syntax {
+        Syntax::Bits => fill_tokens(build, Syntax::Bits, data, from, base, heaps),
+        Syntax::Hex => fill_tokens(build, Syntax::Hex, data, from, base, heaps),
+        Syntax::Unary => fill_lines(build, data, from, base, heaps),
+    }
+}
+
+/// The `unary` loop of the portable and AVX2 builds: block by block, the
+/// lines that end in each one after another, by bit scans over its LFs.
+#[inline(always)]
+fn fill_lines<B: Blocks>(
+    build: &B,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    // Where the block is, and the first byte of the line being read.
+    let (mut at, mut line) = (from, from);
+    while !heaps.is_full() && at - from < RUN_BYTES {
+        let Some(block) = data.get(at..at + BLOCK) else {
+            break;
+        };
+        let Some(marks) = build.marks(Syntax::Unary, block.try_into().expect("a block")) else {
+            break;
+        };
+        // Every byte that is not a `1` is an LF.
+        let mut ends = !marks.digits;
+        while ends != 0 {
+            let end = at + ends.trailing_zeros() as usize;
+            ends &= ends - 1;
+            heaps.push(base + line as u64, (end - line) as u128);
+            line = end + 1;
+        }
+        at += BLOCK;
+    }
+    Stopped {
+        at: line,
+        long: (line < at).then_some((line, at)),
     }
 }
 
@@ -347,16 +452,18 @@ fn fill_tokens<B: Blocks>(
         at: from,
         long: None,
     };
-    // Where the block is, and the start (window position) of the token
-    // that runs into it from the block before.
-    let (mut at, mut running) = (from, None::<usize>);
+    // Where the block is, the start (window position) of the token that
+    // runs into it from the block before, and that block's `1`s reversed.
+    let (mut at, mut running, mut ones_before) = (from, None::<usize>, 0u64);
     while !heaps.is_full() && at - from < RUN_BYTES {
         let Some(block) = data.get(at..at + BLOCK) else {
             break;
         };
-        let Some(digits) = build.digit_mask(syntax, block.try_into().expect("a block")) else {
+        let Some(marks) = build.marks(syntax, block.try_into().expect("a block")) else {
             break;
         };
+        let (digits, ones) = (marks.digits, marks.ones.reverse_bits());
+        let reversed = u128::from(ones_before) << BLOCK | u128::from(ones);
         // The byte at window position `pos` (at least 64 in the first
         // block, where no token runs in).
         let place = |pos: usize| at + pos - BLOCK;
@@ -374,7 +481,8 @@ fn fill_tokens<B: Blocks>(
                 stopped.long = Some((place(start), place(end)));
                 return stopped;
             }
-            let value = token_value(build, syntax, data, place(end), end - start);
+            let ends_at = (place(end), end);
+            let value = token_value(build, syntax, data, ends_at, end - start, reversed);
             heaps.push(base + place(start) as u64, value);
             stopped.at = place(end);
         }
@@ -390,6 +498,7 @@ fn fill_tokens<B: Blocks>(
                 }
             },
         };
+        ones_before = ones;
         at += BLOCK;
     }
     stopped

@@ -6,7 +6,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The syntaxes of token formats, with their digits.
-const TOKENS: [(Syntax, &[u8]); 1] = [(Syntax::Hex, b"0123456789abcdefABCDEF")];
+const TOKENS: [(Syntax, &[u8]); 2] = [
+    (Syntax::Bits, b"01"),
+    (Syntax::Hex, b"0123456789abcdefABCDEF"),
+];
 
 /// What a run gives: each heap's offset and value, and where it stopped.
 type Run = (Vec<(u64, u128)>, u64, Stopped);
@@ -14,9 +17,13 @@ type Run = (Vec<(u64, u128)>, u64, Stopped);
 /// The value of `digits` in `syntax`, digit by digit.
 fn value_of(syntax: Syntax, digits: &[u8]) -> u128 {
     match syntax {
+        Syntax::Bits => digits
+            .iter()
+            .fold(0, |value, &d| value << 1 | u128::from(d - b'0')),
         Syntax::Hex => digits
             .iter()
             .fold(0, |value, &d| value << 4 | u128::from(hex_digit(d))),
+        Syntax::Unary => digits.len() as u128,
     }
 }
 
@@ -85,6 +92,29 @@ fn reference(syntax: Syntax, data: &[u8], from: usize, base: u64, held: usize) -
     }
 }
 
+/// What a `unary` run must give, found one byte at a time: blocks are
+/// entered as for tokens, and each LF in one ends a line.
+fn reference_lines(data: &[u8], from: usize, base: u64, held: usize) -> Run {
+    let (mut heaps, mut at, mut line) = (Vec::new(), from, from);
+    while held + heaps.len() < SHORT_HEAPS && at - from < RUN_BYTES {
+        let Some(block) = data.get(at..at + BLOCK) else {
+            break;
+        };
+        if !block.iter().all(|&c| c == b'1' || c == b'\n') {
+            break;
+        }
+        for (i, &byte) in block.iter().enumerate() {
+            if byte == b'\n' {
+                heaps.push((base + line as u64, (at + i - line) as u128));
+                line = at + i + 1;
+            }
+        }
+        at += BLOCK;
+    }
+    let long = (line < at).then_some((line, at));
+    (heaps, 0, Stopped { at: line, long })
+}
+
 /// What `kernel` gives, after `held` heaps already in the buffer.
 fn run(
     kernel: ShortKernel,
@@ -113,7 +143,10 @@ fn run(
 /// Checks every build against the reference on `data` from `from`.
 fn check(syntax: Syntax, data: &[u8], from: usize, held: usize, what: &str) {
     let base = 1 << 40;
-    let expected = reference(syntax, data, from, base, held);
+    let expected = match syntax {
+        Syntax::Unary => reference_lines(data, from, base, held),
+        _ => reference(syntax, data, from, base, held),
+    };
     for kernel in ShortKernel::every_build() {
         let found = run(kernel, syntax, data, from, base, held);
         assert_eq!(found, expected, "{kernel:?} {syntax:?}: {what}");
@@ -213,7 +246,7 @@ fn a_run_stops_after_its_bytes_and_when_the_buffer_is_full() {
     for (syntax, digits) in TOKENS {
         // Tokens of one digit: 32 a block, a full buffer within 9 blocks.
         let mut data: Vec<u8> = (0..40 * BLOCK)
-            .map(|i| [digits[i % 7], b' '][i % 2])
+            .map(|i| [digits[i / 2 % digits.len()], b' '][i % 2])
             .collect();
         check(syntax, &data, 0, 0, "one-digit tokens");
         // Whitespace past a run's bytes.
@@ -222,4 +255,53 @@ fn a_run_stops_after_its_bytes_and_when_the_buffer_is_full() {
         check(syntax, &data, 0, 0, "whitespace");
         check(syntax, &data, 5, 0, "whitespace from 5");
     }
+}
+
+/// Random `unary` text: lines of up to `longest` `1`s, runs of empty
+/// lines, and now and then a CR before an LF or a bad byte.
+fn random_lines(rng: &mut ChaCha8Rng, lines: usize, longest: usize) -> Vec<u8> {
+    let mut data = Vec::new();
+    for _ in 0..lines {
+        let len = match rng.random_range(0..4) {
+            0 => 0,
+            1 => rng.random_range(0..4),
+            _ => rng.random_range(0..=longest),
+        };
+        data.extend(std::iter::repeat_n(b'1', len));
+        if rng.random_range(0..50) == 0 {
+            data.push(b"\r0x\x00 "[rng.random_range(0..5)]);
+        }
+        data.push(b'\n');
+    }
+    data
+}
+
+#[test]
+fn random_lines_give_the_reference_heaps_and_stop_in_every_build() {
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    for round in 0..300 {
+        let longest = [3, 70, 300, 3000][round % 4];
+        let data = random_lines(&mut rng, 80, longest);
+        for from in [0, rng.random_range(0..data.len())] {
+            // The run starts where a scanner would: at a line's start.
+            let from = (from..data.len())
+                .find(|&i| i == 0 || data[i - 1] == b'\n')
+                .unwrap_or(data.len());
+            for held in [0, SHORT_HEAPS - 5] {
+                let what = format!("round {round} from {from}");
+                check(Syntax::Unary, &data, from, held, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_line_longer_than_a_run_stops_it_inside() {
+    let mut data = vec![b'1'; RUN_BYTES + 3 * BLOCK];
+    data.push(b'\n');
+    data.extend_from_slice(&[b'\n'; 2 * BLOCK]);
+    check(Syntax::Unary, &data, 0, 0, "a long line");
+    check(Syntax::Unary, &data, 7, 0, "a long line from 7");
+    let lines: Vec<u8> = (0..3 * BLOCK).map(|i| [b'1', b'\n'][i % 2]).collect();
+    check(Syntax::Unary, &lines, 0, 0, "lines of one");
 }

@@ -45,7 +45,7 @@ pub(super) unsafe fn first_non_digit(data: &[u8], pos: usize, digits: Digits) ->
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn binary_lanes(bytes: __m256i) -> __m256i {
+pub(in crate::arch) unsafe fn binary_lanes(bytes: __m256i) -> __m256i {
     _mm256_cmpeq_epi8(_mm256_or_si256(bytes, splat(1)), splat(b'1'))
 }
 

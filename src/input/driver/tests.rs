@@ -190,10 +190,13 @@ fn roomy(ranges: usize, heaps_in_place: bool) -> Reads {
 #[test]
 fn every_source_hands_a_fold_that_takes_blocks_the_heaps_the_scanner_finds() {
     let mut rng = ChaCha8Rng::seed_from_u64(24);
-    for format in [Format::Hex] {
+    for format in [Format::Bits, Format::Hex, Format::Unary] {
         for round in 0..24 {
             // Mostly short heaps, a long one now and then.
-            let max_bits = [70, 70, 70, 400][round % 4];
+            let max_bits = match format {
+                Format::Unary => [6, 8, 10, 12][round % 4],
+                _ => [70, 70, 70, 400][round % 4],
+            };
             let data = instance_of(&mut rng, format, 300, max_bits);
             let expected = scanned(&data, format);
             let without_lines = expected.clone().map(|seen| {

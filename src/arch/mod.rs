@@ -9,8 +9,6 @@
 //!
 //! * [`token_end`]: where a `bits`, `hex` or `dec` token ends (the digit
 //!   classes, the first non-digit; AVX2).
-//! * [`dec_tokens`]: a block of `dec` text classified into a digit mask,
-//!   and the value of a short decimal token (SSE2).
 //! * [`hex_pack`]: a short `hex` token checked and packed into 64-bit
 //!   groups in one pass (AVX2, AVX-512 VBMI).
 //! * [`digits`]: any 64-bit limb of a binary or hex digit string or of
@@ -51,7 +49,6 @@
 //! accumulators call into it, never the other way round.
 //!
 //! [`token_end`]: crate::arch::token_end
-//! [`dec_tokens`]: crate::arch::dec_tokens
 //! [`hex_pack`]: crate::arch::hex_pack
 //! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
@@ -65,7 +62,6 @@
 //! [`Cpu::detected`]: crate::arch::Cpu::detected
 
 pub mod columns;
-pub mod dec_tokens;
 pub mod digits;
 pub mod grundy_words;
 pub mod hex_pack;

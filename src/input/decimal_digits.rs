@@ -4,7 +4,7 @@
 //! becomes its value in three multiplications
 //! ([`combine8`]); a shorter prefix is shifted into place first.
 
-use crate::arch::dec_tokens::combine8;
+use crate::arch::short_tokens::combine8;
 use crate::arch::token_end::ASCII_ZEROS;
 
 /// `10^k` for `k` up to 19, by `k`.

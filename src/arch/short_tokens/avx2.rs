@@ -1,11 +1,11 @@
 //! The one-token-at-a-time loop compiled for AVX2: a block classified in
-//! two 32-byte vectors, and each token's value converted in one 16-byte
-//! vector. The whole loop is compiled for AVX2, so that the kernels
+//! two 32-byte vectors (whitespace found with one byte shuffle), and each
+//! token's value converted in one vector (digit pairs with one byte
+//! multiply-add). The whole loop is compiled for AVX2, so that the kernels
 //! inline into it.
 
-use super::{fill_any, low_bits, Blocks, Marks, ShortHeaps, Stopped, Syntax, BLOCK};
-use crate::arch::dec_tokens::avx2::space_lanes;
-use crate::arch::token_end::avx2::{binary_lanes, hex_lanes};
+use super::{fill_any, from_halves, low_bits, Blocks, Marks, ShortHeaps, Stopped, Syntax, BLOCK};
+use crate::arch::token_end::avx2::{binary_lanes, decimal_lanes, hex_lanes};
 use std::arch::x86_64::*;
 
 /// [`super::ShortKernel::fill`] with AVX2.
@@ -36,8 +36,14 @@ impl Blocks for Avx2 {
 
     #[inline(always)]
     fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64 {
-        // SAFETY: as in `digit_mask`.
+        // SAFETY: as in `marks`.
         unsafe { hex_value(bytes, len) }
+    }
+
+    #[inline(always)]
+    fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128 {
+        // SAFETY: as in `marks`.
+        unsafe { dec_value(bytes, len) }
     }
 }
 
@@ -65,6 +71,7 @@ unsafe fn marks(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
             match syntax {
                 Syntax::Bits => (binary_lanes(bytes), space_lanes(bytes)),
                 Syntax::Hex => (hex_lanes(bytes), space_lanes(bytes)),
+                Syntax::Dec => (decimal_lanes(bytes), space_lanes(bytes)),
                 Syntax::Unary => (is(b'1'), is(b'\n')),
             }
         };
@@ -97,4 +104,50 @@ unsafe fn hex_value(bytes: &[u8; 16], len: usize) -> u64 {
     let packed = _mm_packus_epi16(pairs, pairs);
     let value = (_mm_cvtsi128_si64(packed) as u64).swap_bytes();
     value & low_bits(4 * len)
+}
+
+/// All ones in each lane of `bytes` that holds a space, tab, LF or CR: the
+/// byte equals the entry of a table indexed by its low nibble (`' '` at 0,
+/// each of the others at its own value, 0 elsewhere, which no byte with
+/// that nibble equals; bytes from `0x80` look up 0).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn space_lanes(bytes: __m256i) -> __m256i {
+    let table = _mm256_setr_epi8(
+        0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0a, 0, 0, 0x0d, 0, 0, //
+        0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0a, 0, 0, 0x0d, 0, 0,
+    );
+    _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, bytes), bytes)
+}
+
+/// [`Blocks::dec_value`] with AVX2: the digits' values with the lanes
+/// before them cleared, then pairs (`pmaddubsw` by 10 and 1), quads
+/// (`pmaddwd` by 100 and 1), eights (packed to 16 bits, `pmaddwd` by 10^4
+/// and 1), one half of 16 digits in each 128-bit lane.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn dec_value(bytes: &[u8; 32], len: usize) -> u128 {
+    // SAFETY: `bytes` holds 32 bytes; an unaligned load.
+    let bytes = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+    // Lane `i` is kept if `i >= 32 - len`, that is `i > 31 - len`.
+    let lanes = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, //
+        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    );
+    let kept = _mm256_cmpgt_epi8(lanes, _mm256_set1_epi8(31 - len as i8));
+    let digits = _mm256_and_si256(_mm256_xor_si256(bytes, _mm256_set1_epi8(b'0' as i8)), kept);
+    let pairs = _mm256_maddubs_epi16(digits, _mm256_set1_epi16(10 + (1 << 8)));
+    let quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(100 + (1 << 16)));
+    let quads = _mm256_packus_epi32(quads, quads);
+    let eights = _mm256_madd_epi16(quads, _mm256_set1_epi32(10_000 + (1 << 16)));
+    let sixteens = _mm256_add_epi64(
+        _mm256_mul_epu32(eights, _mm256_set1_epi32(100_000_000)),
+        _mm256_srli_epi64(eights, 32),
+    );
+    let high = _mm_cvtsi128_si64(_mm256_castsi256_si128(sixteens)) as u64;
+    let low = _mm_cvtsi128_si64(_mm256_extracti128_si256(sixteens, 1)) as u64;
+    from_halves(high, low)
 }

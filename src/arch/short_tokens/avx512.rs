@@ -16,7 +16,11 @@
 //!   one before (`16 · before + digit`), so that byte `k` of a value is
 //!   the pair that ends `2k` digits before the token's end: one permute
 //!   gathers eight tokens' eight bytes, the bytes past the token zeroed,
-//!   and a variable shift clears the digit before an odd length.
+//!   and a variable shift clears the digit before an odd length;
+//! - `dec`: the 16 digits that end at a token's end (four tokens a
+//!   permute) and the 8 before them (eight tokens a permute) are combined
+//!   by multiply-adds into two numbers, the 4 high digits (20 at most)
+//!   times 10^16 added in 128 bits.
 //!
 //! The offsets are the starts plus the block's place, widened to 64 bits
 //! eight at a time. Lanes past the block's tokens are written too (the
@@ -49,6 +53,8 @@ pub(super) unsafe fn fill(
         // SAFETY (both): this function's caller guarantees the features.
         Syntax::Bits => unsafe { fill_tokens::<Bits>(data, from, base, heaps) },
         Syntax::Hex => unsafe { fill_tokens::<Hex>(data, from, base, heaps) },
+        // SAFETY: as above.
+        Syntax::Dec => unsafe { fill_tokens::<Dec>(data, from, base, heaps) },
         // SAFETY: as above.
         Syntax::Unary => unsafe { fill_lines(data, from, base, heaps) },
     }
@@ -136,6 +142,33 @@ const REVERSED: [u8; BLOCK] = {
 const TOKEN_OF_EIGHT: [u8; BLOCK] = table(8, 1, 0, 0);
 /// Lane `8j + k` holds `2k`.
 const TWICE_K: [u8; BLOCK] = table(8, 0, 2, 0);
+/// Lane `8j + k` holds `24 - k`: how far before a token's end the digit
+/// of lane `k` of eight lies.
+const TWENTY_FOUR_LESS_K: [u8; BLOCK] = {
+    let mut bytes = [0u8; BLOCK];
+    let mut i = 0;
+    while i < BLOCK {
+        bytes[i] = (24 - i % 8) as u8;
+        i += 1;
+    }
+    bytes
+};
+/// Lane `16j + k` holds `j`: the token of its sixteen.
+const TOKEN_OF_SIXTEEN: [u8; BLOCK] = table(16, 1, 0, 0);
+/// Lane `16j + k` holds `4 + j`: the token of its sixteen, among tokens
+/// 4-7.
+const LATER_TOKEN_OF_SIXTEEN: [u8; BLOCK] = table(16, 1, 0, 4);
+/// Lane `16j + k` holds `16 - k`: how far before a token's end the digit
+/// of lane `k` of sixteen lies.
+const SIXTEEN_LESS_K: [u8; BLOCK] = {
+    let mut bytes = [0u8; BLOCK];
+    let mut i = 0;
+    while i < BLOCK {
+        bytes[i] = (16 - i % 16) as u8;
+        i += 1;
+    }
+    bytes
+};
 
 /// One of the tables above as a vector.
 #[inline]
@@ -515,5 +548,124 @@ impl Lanes for Hex {
         let bits = _mm512_slli_epi64(_mm512_cvtepu8_epi64(_mm512_castsi512_si128(lengths)), 2);
         let low = _mm512_andnot_si512(_mm512_sllv_epi64(_mm512_set1_epi64(-1), bits), bytes);
         (low, _mm512_setzero_si512())
+    }
+}
+
+/// `dec`: see the module documentation.
+struct Dec;
+
+/// The digits of tokens `tokens` (a table of each lane's token) that lie
+/// `before` (a table) bytes before their ends, where a token has them
+/// (else 0), from the window's digit values.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn digits_before_ends(
+    ends: __m512i,
+    lengths: __m512i,
+    tokens: &[u8; BLOCK],
+    before: &[u8; BLOCK],
+    window: (__m512i, __m512i),
+) -> __m512i {
+    let (tokens, before) = (vector(tokens), vector(before));
+    let end = _mm512_permutexvar_epi8(tokens, ends);
+    let length = _mm512_permutexvar_epi8(tokens, lengths);
+    let kept = _mm512_cmple_epu8_mask(before, length);
+    let at = _mm512_sub_epi8(end, before);
+    _mm512_maskz_permutex2var_epi8(kept, window.0, at, window.1)
+}
+
+/// The numbers of each 8 digits (0-9, one a byte, the first most
+/// significant) of `digits`, in its 64-bit lanes: pairs by one byte
+/// multiply-add, fours by a 16-bit one, eights by a 32-bit multiply.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn eights(digits: __m512i) -> __m512i {
+    let pairs = _mm512_maddubs_epi16(digits, _mm512_set1_epi16(10 + (1 << 8)));
+    let fours = _mm512_madd_epi16(pairs, _mm512_set1_epi32(100 + (1 << 16)));
+    // The first four (low half of a lane) times 10^4, plus the second.
+    _mm512_add_epi64(
+        _mm512_mul_epu32(fours, _mm512_set1_epi64(10_000)),
+        _mm512_srli_epi64(fours, 32),
+    )
+}
+
+/// The numbers of the last 16 digits of four tokens, one a 128-bit lane
+/// (in its low 64 bits): two eights, the first times 10^8.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn sixteens(digits: __m512i) -> __m512i {
+    let eights = eights(digits);
+    _mm512_add_epi64(
+        _mm512_mul_epu32(eights, _mm512_set1_epi64(100_000_000)),
+        _mm512_bsrli_epi128(eights, 8),
+    )
+}
+
+impl Lanes for Dec {
+    const SYNTAX: Syntax = Syntax::Dec;
+
+    /// Each byte's digit value (anything for other bytes).
+    type Block = __m512i;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn nothing() -> __m512i {
+        _mm512_setzero_si512()
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn digits(bytes: __m512i) -> Option<u64> {
+        let digits = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(bytes, splat(b'0')), splat(10));
+        (digits | spaces(bytes) == u64::MAX).then_some(digits)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn prepare(bytes: __m512i, _: __m512i) -> __m512i {
+        _mm512_sub_epi8(bytes, splat(b'0'))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi")]
+    unsafe fn values(
+        ends: __m512i,
+        lengths: __m512i,
+        before: __m512i,
+        block: __m512i,
+    ) -> (__m512i, __m512i) {
+        let window = (before, block);
+        let sixteen = |tokens| {
+            sixteens(digits_before_ends(
+                ends,
+                lengths,
+                tokens,
+                &SIXTEEN_LESS_K,
+                window,
+            ))
+        };
+        // The last 16 digits of tokens 0-3 and 4-7: the low 64 bits of
+        // each 128-bit lane.
+        let (first, later) = (sixteen(&TOKEN_OF_SIXTEEN), sixteen(&LATER_TOKEN_OF_SIXTEEN));
+        let lanes = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+        let low = _mm512_permutex2var_epi64(first, lanes, later);
+        // The 8 digits before them (only 4 in a token of 20): the second
+        // eight of the 24 digits before each end.
+        let high_digits =
+            digits_before_ends(ends, lengths, &TOKEN_OF_EIGHT, &TWENTY_FOUR_LESS_K, window);
+        let high = _mm512_srli_epi64(
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(high_digits, _mm512_set1_epi16(10 + (1 << 8))),
+                _mm512_set1_epi32(100 + (1 << 16)),
+            ),
+            32,
+        );
+        // high · 10^16 = (high · 5^16) · 2^16, below 2^67, plus low.
+        let times_five = _mm512_mullo_epi64(high, _mm512_set1_epi64(152_587_890_625));
+        let sum = _mm512_add_epi64(_mm512_slli_epi64(times_five, 16), low);
+        let carry = _mm512_cmplt_epu64_mask(sum, low);
+        let top = _mm512_srli_epi64(times_five, 48);
+        let top = _mm512_mask_add_epi64(top, carry, top, _mm512_set1_epi64(1));
+        (sum, top)
     }
 }

@@ -1,6 +1,7 @@
 //! Short tokens of the text formats parsed 64 bytes at a time: a run of
-//! blocks turned into heaps of at most 64 bits (67 for `dec`), each with
-//! the offset of its first byte, in a loop that does nothing else.
+//! blocks turned into heaps of at most 64 bits (67 for `dec`: 20 digits),
+//! each with the offset of its first byte, in a loop that does nothing
+//! else.
 //!
 //! Each block is classified once into a mask of its digits, every other
 //! byte checked to be whitespace. A token starts at a digit after a
@@ -15,7 +16,9 @@
 //!   blocks' masks as one 128-bit word, for a token that starts in the
 //!   block before);
 //! - `hex`: four bits a digit, from the 16 bytes that end at the token's
-//!   end (the bytes before its first digit cleared).
+//!   end (the bytes before its first digit cleared);
+//! - `dec`: the digits that end at the token's end combined by
+//!   multiply-adds, in pairs, fours, eights and sixteens.
 //!
 //! `unary` is read the same way with lines for tokens: a block holds only
 //! `1`s and LFs, and a line's value is the distance from its start to its
@@ -24,8 +27,8 @@
 //! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
-//! and portable (here): the block's tokens one after another by bit scans,
-//! each value from the bytes that end at its end. Every build takes the
+//! and portable (here, SWAR on 64-bit words): the block's tokens one after
+//! another by bit scans, each value from the bytes that end at its end. Every build takes the
 //! same tokens and stops at the same place, so the tests hold each against
 //! the portable one and the portable one against a byte-at-a-time reading.
 //!
@@ -67,6 +70,8 @@ pub enum Syntax {
     Bits,
     /// `hex`: `0`-`9`, `a`-`f`, `A`-`F`, four bits a digit.
     Hex,
+    /// `dec`: `0`-`9`.
+    Dec,
     /// `unary`: lines of `1`s, each ended by an LF.
     Unary,
 }
@@ -79,6 +84,7 @@ impl Syntax {
         match self {
             Syntax::Bits => 64,
             Syntax::Hex => 16,
+            Syntax::Dec => 20,
             Syntax::Unary => RUN_BYTES,
         }
     }
@@ -88,6 +94,7 @@ impl Syntax {
         match self {
             Syntax::Bits => byte == b'0' || byte == b'1',
             Syntax::Hex => byte.is_ascii_hexdigit(),
+            Syntax::Dec => byte.is_ascii_digit(),
             Syntax::Unary => byte == b'1',
         }
     }
@@ -285,6 +292,11 @@ trait Blocks {
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,
     /// the first most significant; the bytes before them are ignored.
     fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64;
+
+    /// The value of the last `len` (1 to 32) bytes of `bytes`, decimal
+    /// digits, the first most significant; the bytes before them are
+    /// ignored.
+    fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128;
 }
 
 /// The portable build.
@@ -299,6 +311,11 @@ impl Blocks for Portable {
     #[inline(always)]
     fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64 {
         hex_value_portable(bytes, len)
+    }
+
+    #[inline(always)]
+    fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128 {
+        dec_value_portable(bytes, len)
     }
 }
 
@@ -343,6 +360,49 @@ fn hex_value_portable(bytes: &[u8; 16], len: usize) -> u64 {
     value & low_bits(4 * len)
 }
 
+/// `b'0'` in every byte of a word.
+const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// The number held in a word of eight digit values (`0`-`9`, one per byte,
+/// the first byte most significant), with SWAR: one multiplication makes
+/// the four two-digit pairs (in bytes 0, 2, 4 and 6), then two more weigh
+/// them (by 10^6 and 100, and by 10^4 and 1) and sum them in bits 32-63.
+/// The products overflow only in bits that are discarded.
+#[inline(always)]
+pub fn combine8(digits: u64) -> u64 {
+    const PAIRS_0_2: u64 = 0x0000_00ff_0000_00ff;
+    const WEIGHTS_0_2: u64 = 100 + (1_000_000 << 32);
+    const WEIGHTS_1_3: u64 = 1 + (10_000 << 32);
+    let pairs = digits * 10 + (digits >> 8);
+    let even = (pairs & PAIRS_0_2).wrapping_mul(WEIGHTS_0_2);
+    let odd = ((pairs >> 16) & PAIRS_0_2).wrapping_mul(WEIGHTS_1_3);
+    even.wrapping_add(odd) >> 32
+}
+
+/// [`Blocks::dec_value`] for any CPU: four words of eight digits, the
+/// bytes before the digits cleared, each converted with [`combine8`].
+fn dec_value_portable(bytes: &[u8; 32], len: usize) -> u128 {
+    let ignored = 32 - len;
+    let mut eights = [0u64; 4];
+    for (k, chunk) in bytes.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        // `'0'`-`'9'` XOR `'0'` is 0-9; the ignored bytes are cleared.
+        let skip = ignored.saturating_sub(8 * k).min(8) as u32;
+        let kept = u64::MAX.checked_shl(8 * skip).unwrap_or(0);
+        eights[k] = combine8((word ^ ASCII_ZEROS) & kept);
+    }
+    from_halves(
+        eights[0] * 100_000_000 + eights[1],
+        eights[2] * 100_000_000 + eights[3],
+    )
+}
+
+/// The number whose first 16 digits are `high` and last 16 are `low`.
+#[inline(always)]
+fn from_halves(high: u64, low: u64) -> u128 {
+    u128::from(high) * 10_000_000_000_000_000 + u128::from(low)
+}
+
 /// The low `n` bits set (`n` up to 64).
 #[inline(always)]
 fn low_bits(n: usize) -> u64 {
@@ -377,6 +437,12 @@ fn token_value<B: Blocks>(
             };
             u128::from(value)
         }
+        Syntax::Dec => match end.checked_sub(32) {
+            Some(from) => build.dec_value(data[from..end].try_into().expect("32 bytes"), len),
+            None => data[end - len..end]
+                .iter()
+                .fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
+        },
     }
 }
 
@@ -393,6 +459,7 @@ fn fill_any<B: Blocks>(
     match syntax {
         Syntax::Bits => fill_tokens(build, Syntax::Bits, data, from, base, heaps),
         Syntax::Hex => fill_tokens(build, Syntax::Hex, data, from, base, heaps),
+        Syntax::Dec => fill_tokens(build, Syntax::Dec, data, from, base, heaps),
         Syntax::Unary => fill_lines(build, data, from, base, heaps),
     }
 }

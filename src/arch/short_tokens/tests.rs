@@ -6,9 +6,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The syntaxes of token formats, with their digits.
-const TOKENS: [(Syntax, &[u8]); 2] = [
+const TOKENS: [(Syntax, &[u8]); 3] = [
     (Syntax::Bits, b"01"),
     (Syntax::Hex, b"0123456789abcdefABCDEF"),
+    (Syntax::Dec, b"0123456789"),
 ];
 
 /// What a run gives: each heap's offset and value, and where it stopped.
@@ -23,6 +24,9 @@ fn value_of(syntax: Syntax, digits: &[u8]) -> u128 {
         Syntax::Hex => digits
             .iter()
             .fold(0, |value, &d| value << 4 | u128::from(hex_digit(d))),
+        Syntax::Dec => digits
+            .iter()
+            .fold(0, |value, &d| 10 * value + u128::from(d - b'0')),
         Syntax::Unary => digits.len() as u128,
     }
 }
@@ -304,4 +308,43 @@ fn a_line_longer_than_a_run_stops_it_inside() {
     check(Syntax::Unary, &data, 7, 0, "a long line from 7");
     let lines: Vec<u8> = (0..3 * BLOCK).map(|i| [b'1', b'\n'][i % 2]).collect();
     check(Syntax::Unary, &lines, 0, 0, "lines of one");
+}
+
+#[test]
+fn every_byte_in_every_lane_is_classified_like_the_byte_test() {
+    let syntaxes = TOKENS.into_iter().chain([(Syntax::Unary, &b"1"[..])]);
+    for (syntax, digits) in syntaxes {
+        let separator = match syntax {
+            Syntax::Unary => b'\n',
+            _ => b' ',
+        };
+        for byte in 0..=255u8 {
+            for lane in [0, 1, 17, 31, 32, 62, 63] {
+                // Two-digit tokens, then `byte` in `lane` of the second block.
+                let mut data: Vec<u8> = (0..3 * BLOCK)
+                    .map(|i| [digits[i % digits.len()], digits[0], separator][i % 3])
+                    .collect();
+                data[BLOCK + lane] = byte;
+                check(syntax, &data, 0, 0, &format!("{byte:#04x} in lane {lane}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_largest_decimals_carry_into_the_high_limb() {
+    for text in [
+        "18446744073709551615",
+        "18446744073709551616",
+        "99999999999999999999",
+        "10000000000000000000",
+        "9999999999999999",
+        "10000000000000000",
+        "00000000000000000001",
+    ] {
+        let mut data = vec![b' '; 50];
+        data.extend_from_slice(text.as_bytes());
+        data.extend_from_slice(&[b'\n'; 2 * BLOCK]);
+        check(Syntax::Dec, &data, 0, 0, text);
+    }
 }

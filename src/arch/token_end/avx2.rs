@@ -56,7 +56,7 @@ pub(in crate::arch) unsafe fn binary_lanes(bytes: __m256i) -> __m256i {
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn decimal_lanes(bytes: __m256i) -> __m256i {
+pub(in crate::arch) unsafe fn decimal_lanes(bytes: __m256i) -> __m256i {
     at_most(_mm256_sub_epi8(bytes, splat(b'0')), 9)
 }
 

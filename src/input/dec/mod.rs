@@ -8,12 +8,8 @@
 //! one:
 //!
 //! - the block path, for a pass whose fold takes heaps in blocks
-//!   ([`HeapScanner::fill_words`]): 64 bytes at a time are classified into
-//!   a digit mask, each token's start and end found in it with bit scans
-//!   (`blocks.rs`), and a token's value read from the 32 bytes that
-//!   end at its end (kernels in `arch/dec_tokens`). Its loop does nothing
-//!   but parse into a buffer, so it is compiled for AVX2 as a whole where
-//!   the CPU has it, one call per block of heaps;
+//!   ([`HeapScanner::fill_words`], `blocks.rs`): tokens of up to 20 digits,
+//!   64 bytes of text at a time;
 //! - a fast path for a fold that takes heaps one at a time
 //!   ([`HeapScanner::next_heap`]), which validates a token, finds its end
 //!   and computes its value in one go, eight bytes at a time with SWAR.
@@ -30,16 +26,14 @@
 //! could not inline into the scanner, nor the fold into a loop compiled
 //! for AVX2.
 
-mod blocks;
-
+use super::blocks::{self, Resume};
 use super::decimal_digits::{decimal_word, parse8, parse_prefix, POWERS_OF_TEN};
 use super::page_release::PageReleaser;
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
 use super::{Heap, HeapScanner, HeapValue, WordBuffer};
-use crate::arch::dec_tokens::{DecKernel, SHORT_DIGITS};
+use crate::arch::short_tokens::Syntax;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
-use blocks::BlockCursor;
 
 /// What a bad byte in a `dec` token is told to be instead.
 pub(super) const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
@@ -53,6 +47,8 @@ pub struct DecScanner<'a> {
     pos: usize,
     base: u64,
     pages: PageReleaser<'a>,
+    /// What the last run of blocks left checked.
+    resume: Resume,
 }
 
 impl<'a> DecScanner<'a> {
@@ -63,6 +59,7 @@ impl<'a> DecScanner<'a> {
             pos: 0,
             base,
             pages: PageReleaser::NONE,
+            resume: Resume::default(),
         }
     }
 
@@ -136,53 +133,6 @@ fn swar_short_token(data: &[u8], start: usize) -> Option<(usize, u128)> {
     None
 }
 
-impl DecScanner<'_> {
-    /// [`HeapScanner::fill_words`] with `kernel`: the tokens the block
-    /// cursor finds, from the scanner's position, until one it leaves to
-    /// [`HeapScanner::next_heap`]. The cursor starts again at each call:
-    /// one more 64-byte block classified per block of heaps.
-    #[inline(always)]
-    fn fill_words_with(&mut self, kernel: DecKernel, words: &mut WordBuffer) {
-        let mut blocks = BlockCursor::at(self.pos);
-        while !words.is_full() {
-            let Some((start, end)) = blocks.next_token(self.data, kernel, WORD_DIGITS) else {
-                return;
-            };
-            words.push(
-                self.base + start as u64,
-                self.short_value(kernel, start, end),
-            );
-            // The byte at `end` is whitespace: the next token starts later.
-            self.pos = end + 1;
-        }
-    }
-
-    /// [`DecScanner::fill_words_with`] compiled for AVX2.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn fill_words_avx2(&mut self, words: &mut WordBuffer) {
-        self.fill_words_with(DecKernel::Avx2, words);
-    }
-
-    /// The value of the token of valid digits `start..end` (at most
-    /// [`WORD_DIGITS`]): from the 32 bytes ending at `end` if it has at
-    /// most 32 digits and they lie in `data`.
-    #[inline(always)]
-    fn short_value(&self, kernel: DecKernel, start: usize, end: usize) -> u128 {
-        let len = end - start;
-        match end.checked_sub(SHORT_DIGITS) {
-            Some(from) if len <= SHORT_DIGITS => {
-                let bytes = self.data[from..end].try_into().expect("32 bytes");
-                kernel.short_value(bytes, len)
-            }
-            _ => decimal_word(&self.data[start..end]),
-        }
-    }
-}
-
 impl<'a> HeapScanner<'a> for DecScanner<'a> {
     fn consumed(&self) -> usize {
         self.pos
@@ -190,19 +140,8 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
 
     const FILLS_WORDS: bool = true;
 
-    /// The block path's tokens, one after another, with nothing else in
-    /// the loop: compiled for AVX2 where the CPU has it (called once per
-    /// block of heaps, so the call costs nothing per heap).
     fn fill_words(&mut self, words: &mut WordBuffer) {
-        match DecKernel::best() {
-            #[cfg(target_arch = "x86_64")]
-            DecKernel::Avx2 => {
-                // SAFETY: `best` picks the AVX2 build only where `cpu()`
-                // reports AVX2, which it does only where the CPU has it.
-                unsafe { self.fill_words_avx2(words) }
-            }
-            kernel => self.fill_words_with(kernel, words),
-        }
+        (self.pos, self.resume) = blocks::fill(Syntax::Dec, self.data, self.pos, self.base, words);
     }
 
     #[inline(always)]
@@ -212,6 +151,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
             self.pos = start;
             return Ok(None);
         }
+        let unchecked = self.resume.unchecked_from(start);
         if let Some((end, value)) = swar_short_token(self.data, start) {
             // The byte at `end` is whitespace: the next token starts later.
             self.pos = end + 1;
@@ -222,7 +162,7 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
         }
         let end = scan_digits(
             self.data,
-            start,
+            unchecked,
             self.base,
             Digits::Decimal,
             EXPECTED,

@@ -177,21 +177,16 @@ fn check_all(data: &[u8], what: &str) {
         }
     };
     assert_eq!((heaps, error), expected, "next_heap: {what}");
-    for kernel in DecKernel::every_build() {
-        let found = in_blocks(DecScanner::new(data, base), kernel);
-        assert_eq!(found, expected, "blocks, {kernel:?}: {what}");
-    }
+    let found = in_blocks(DecScanner::new(data, base));
+    assert_eq!(found, expected, "blocks: {what}");
 }
 
 /// The heaps of `scanner` as the driver reads them from a scanner that
 /// fills blocks: blocks, and one heap after each that is not full.
-fn in_blocks(
-    mut scanner: DecScanner<'_>,
-    kernel: DecKernel,
-) -> (Vec<(u64, HeapValue<'static>)>, Option<ParseError>) {
+fn in_blocks(mut scanner: DecScanner<'_>) -> (Vec<(u64, HeapValue<'static>)>, Option<ParseError>) {
     let (mut heaps, mut words) = (Vec::new(), WordBuffer::default());
     loop {
-        scanner.fill_words_with(kernel, &mut words);
+        scanner.fill_words(&mut words);
         let block = words.block(0);
         for i in 0..block.len() {
             let value = HeapValue::Limbs(block.heap(i).value.to_limbs());

@@ -190,7 +190,7 @@ fn roomy(ranges: usize, heaps_in_place: bool) -> Reads {
 #[test]
 fn every_source_hands_a_fold_that_takes_blocks_the_heaps_the_scanner_finds() {
     let mut rng = ChaCha8Rng::seed_from_u64(24);
-    for format in [Format::Bits, Format::Hex, Format::Unary] {
+    for format in [Format::Bits, Format::Hex, Format::Dec, Format::Unary] {
         for round in 0..24 {
             // Mostly short heaps, a long one now and then.
             let max_bits = match format {

@@ -264,10 +264,16 @@ fn random_update_streams_match_analysis_from_scratch() {
 
 #[test]
 fn many_heaps_cross_samples_blocks_and_tree_levels() {
-    for (k, format) in [Format::Dec, Format::Bits, Format::U32le, Format::Nimb]
-        .into_iter()
-        .enumerate()
-    {
+    // The text formats' short heaps are read in blocks by the initial pass.
+    let formats = [
+        Format::Dec,
+        Format::Bits,
+        Format::Hex,
+        Format::Unary,
+        Format::U32le,
+        Format::Nimb,
+    ];
+    for (k, format) in formats.into_iter().enumerate() {
         for rule in [Rule::Normal, Rule::Misere] {
             run_case(format, rule, true, 1000 + k as u64, 2500, 25, k % 2 == 0);
         }

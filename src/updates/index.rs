@@ -23,9 +23,10 @@
 
 use super::holders::{BitCounts, BLOCK_HEAPS};
 use crate::arch::columns::{ColumnCounter, STEP};
+use crate::arch::raw_sums;
 use crate::error::Error;
-use crate::input::driver::{At, Fold};
-use crate::input::{Format, Heap, HeapValue, RawBlock};
+use crate::input::driver::{each_word, At, Fold};
+use crate::input::{Format, Heap, HeapValue, RawBlock, WordBlock};
 use std::ops::Range;
 
 /// A heap of the text formats and `nimb` in this many has its offset kept.
@@ -309,6 +310,35 @@ impl Fold for IndexFold {
             self.count(u64::from(64 - element.leading_zeros()), || element);
         }
         self.sum[0] ^= xor;
+        Ok(())
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    /// Takes a block of heaps of at most 64 bits with the loops of raw
+    /// arrays: its XOR, its ones and zeros, and every sixteenth offset;
+    /// wider heaps one by one.
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let Some(low) = block.limb(0).filter(|_| block.high_or == 0) else {
+            return each_word(self, block, at);
+        };
+        let first_sampled = block.index.next_multiple_of(SAMPLE_EVERY) - block.index;
+        let sampled = block.offsets.iter().skip(first_sampled as usize);
+        self.samples
+            .extend(sampled.step_by(SAMPLE_EVERY as usize).copied());
+        let (xor, tally) = raw_sums::sums(low.bytes, low.width);
+        let heaps = block.len() as u64;
+        self.sum[0] ^= xor;
+        self.heaps += heaps;
+        self.ones += tally.ones;
+        self.big += heaps - tally.zeros - tally.ones;
+        if let Some(blocks) = &mut self.blocks {
+            for word in low.elements() {
+                blocks.push(word);
+            }
+        }
         Ok(())
     }
 

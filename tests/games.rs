@@ -7,7 +7,9 @@
 
 use nimstream::games::Game;
 use nimstream::workbench::encode::{write_header, write_heap};
-use nimstream::{analyze_bytes, analyze_reader, Format, MemoryBudget, Options, Player, Report};
+use nimstream::{
+    analyze_bytes, analyze_path, analyze_reader, Format, MemoryBudget, Options, Player, Report,
+};
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -274,6 +276,45 @@ fn random_instances_of_every_format_match_the_reference() {
                 &streamed,
                 &format!("{context} (stream)"),
             );
+        }
+    }
+}
+
+#[test]
+fn thousands_of_short_heaps_of_the_text_formats_match_the_reference() {
+    // Read in runs of 64-byte blocks: from memory, a stream and a file, by
+    // the one pass on two threads and by the passes under `--memory log`.
+    let mut rng = ChaCha8Rng::seed_from_u64(15);
+    let dir = tempfile::tempdir().unwrap();
+    for reference in references() {
+        for format in [Format::Bits, Format::Hex, Format::Dec, Format::Unary] {
+            let max_bits = if format == Format::Unary { 10 } else { 64 };
+            let heaps: Vec<BigUint> = (0..3000).map(|_| random_heap(&mut rng, max_bits)).collect();
+            let bytes = encode(format, &heaps);
+            let path = dir.path().join(format!("short.{}", format.name()));
+            std::fs::write(&path, &bytes).unwrap();
+            for memory in [MemoryBudget::default(), MemoryBudget::Log] {
+                let options = Options {
+                    game: reference.game.clone(),
+                    format: Some(format),
+                    threads: 2,
+                    memory,
+                    inline_bits: 1 << 16,
+                    ..Options::default()
+                };
+                let context = format!("{} {format} --memory {memory}", reference.name);
+                let report = analyze_bytes(&bytes, format, "t", &options).unwrap();
+                check(&reference, &heaps, &report, &context);
+                let streamed = analyze_reader(&mut &bytes[..], format, "-", &options).unwrap();
+                check(
+                    &reference,
+                    &heaps,
+                    &streamed,
+                    &format!("{context} (stream)"),
+                );
+                let from_file = analyze_path(&path, &options).unwrap();
+                check(&reference, &heaps, &from_file, &format!("{context} (file)"));
+            }
         }
     }
 }

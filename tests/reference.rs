@@ -4,7 +4,9 @@
 //! pass, with reads that cross chunk boundaries). Every result must equal
 //! the reference, apart from `stats`.
 
-use nimstream::{analyze_bytes, analyze_reader, Error, Format, MemoryBudget, Options, Rule};
+use nimstream::{
+    analyze_bytes, analyze_path, analyze_reader, Error, Format, MemoryBudget, Options, Rule,
+};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use proptest::collection::vec;
@@ -257,9 +259,13 @@ fn encode_bits(heaps: &[BigUint], layout: &mut Layout) -> Encoded {
     })
 }
 
+/// Hex tokens, a third with a `0x` or `0X` prefix; one in 96 in an
+/// instance of over a thousand heaps, so that the blocks (which leave a
+/// prefixed token to the general path) read most of it.
 fn encode_hex(heaps: &[BigUint], layout: &mut Layout) -> Encoded {
+    let prefixes = if heaps.len() > 1000 { 96 } else { 3 };
     encode_tokens(heaps, layout, |x, layout| {
-        let mut text = match layout.below(3) {
+        let mut text = match layout.below(prefixes) {
             0 => b"0x".to_vec(),
             1 => b"0X".to_vec(),
             _ => Vec::new(),
@@ -730,6 +736,74 @@ fn inputs_longer_than_a_stream_chunk_agree_with_the_reference() {
     let mut ones = vec![big(1); 2999];
     ones.push(big(0));
     check_instance(&ones, 3, 64);
+}
+
+/// A value of `bits` bits (0 for none) from `draw`.
+fn drawn(bits: u64, draw: &mut Layout) -> BigUint {
+    match bits {
+        0 => BigUint::zero(),
+        _ => {
+            let words: Vec<u32> = (0..bits.div_ceil(32)).map(|_| draw.next() as u32).collect();
+            exact_length(bits, &words)
+        }
+    }
+}
+
+/// Checks `heaps` as [`check_instance`] does, and read from a file (the
+/// one pass with positioned reads on two threads, and `--memory log`'s
+/// passes through the map) in every text format.
+fn check_files(heaps: &[BigUint], seed: u64) {
+    let mut layout = Layout(seed);
+    let dir = tempfile::tempdir().unwrap();
+    for format in [Format::Bits, Format::Hex, Format::Dec, Format::Unary] {
+        let Some(encoded) = encode(format, heaps, &mut layout) else {
+            continue;
+        };
+        let path = dir.path().join(format!("short.{}", format.name()));
+        std::fs::write(&path, &encoded.bytes).unwrap();
+        let name = path.display().to_string();
+        for rule in [Rule::Normal, Rule::Misere] {
+            let expected = reference(heaps, rule, 64, &encoded);
+            for memory in [MemoryBudget::default(), MemoryBudget::Log] {
+                let options = Options {
+                    threads: 2,
+                    ..options_for(rule, memory, 64)
+                };
+                let context = format!("file, {rule} rule, --memory {memory}, {format}");
+                let report =
+                    analyze_path(&path, &options).unwrap_or_else(|e| panic!("{e}; {context}"));
+                let got = facts(&report, &name, format, encoded.bytes.len());
+                assert_eq!(got, expected, "{context}");
+            }
+        }
+    }
+}
+
+#[test]
+fn thousands_of_short_heaps_agree_with_the_reference() {
+    // The text formats read heaps of up to 64 bits (20 digits) 64 bytes
+    // at a time; a longer heap now and then goes to the general path.
+    let mut draw = Layout(2030);
+    let short: Vec<BigUint> = (0..2000)
+        .map(|_| {
+            let bits = match draw.below(50) {
+                0 => 65 + draw.below(300),
+                _ => draw.below(65),
+            };
+            drawn(bits, &mut draw)
+        })
+        .collect();
+    check_instance(&short, 6, 64);
+    check_files(&short, 6);
+    // Unary lines of up to 255 ones, and short tokens too.
+    let lines: Vec<BigUint> = (0..1500)
+        .map(|_| {
+            let bits = draw.below(9);
+            drawn(bits, &mut draw)
+        })
+        .collect();
+    check_instance(&lines, 7, 64);
+    check_files(&lines, 7);
 }
 
 #[test]

@@ -274,8 +274,8 @@ impl Fold for GameSum<'_> {
             Some(values) if self.holders.hold_all_of(values.or) => {
                 self.grundy_sum ^= values.xor;
                 // The block's positions count from its range's start.
-                self.survey
-                    .merge(&raw_arrays::survey(&block, &values.tally));
+                let piece = raw_arrays::survey(&block, &values.tally, &self.survey);
+                self.survey.merge(&piece);
                 Ok(())
             }
             _ => each_element(self, block),
@@ -299,7 +299,8 @@ impl Fold for GameSum<'_> {
         match values {
             Some((heaps, values)) if self.holders.hold_all_of(values.or) => {
                 self.grundy_sum ^= values.xor;
-                let piece = raw_arrays::survey_of(heaps, &values.tally, |w| block.first_low(w));
+                let first = |wanted| block.first_low(wanted);
+                let piece = raw_arrays::survey_of(heaps, &values.tally, &self.survey, first);
                 self.survey.merge(&piece);
                 Ok(())
             }

@@ -335,7 +335,7 @@ impl Fold for OnePass<'_> {
                 return each_element(self, block);
             }
         };
-        let piece = raw_arrays::survey(&block, &tally);
+        let piece = raw_arrays::survey(&block, &tally, &self.survey);
         self.survey.merge(&piece);
         if let Some(candidates) = &mut self.candidates {
             if candidates.holds_new_bit(&HeapValue::Word(u128::from(tally.or))) {
@@ -368,7 +368,8 @@ impl Fold for OnePass<'_> {
             return each_word(self, block, at);
         }
         let first_one = self.survey.first_one.is_none();
-        let piece = raw_arrays::survey_of(raw.len(), &tally, |wanted| block.first_low(wanted));
+        let first = |wanted| block.first_low(wanted);
+        let piece = raw_arrays::survey_of(raw.len(), &tally, &self.survey, first);
         self.survey.merge(&piece);
         if let Some(sum) = &mut self.sum {
             sum.limbs[0] ^= xor;

@@ -27,28 +27,34 @@ pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> BlockTally {
     columns::tally(block.bytes, block.width, counter)
 }
 
-/// The survey of the block from its tally: the first 1 and the first heap
-/// ≥ 2 are looked up only when the tally says the block has them.
-pub fn survey(block: &RawBlock<'_>, tally: &BlockTally) -> Survey {
-    survey_of(block.len(), tally, |wanted| block.first(wanted))
+/// The survey of the block from its tally, to be merged into `before`
+/// (the survey of the heaps before it): the first 1 and the first heap
+/// ≥ 2 are looked up only when the tally says the block has them and
+/// `before` has none.
+pub fn survey(block: &RawBlock<'_>, tally: &BlockTally, before: &Survey) -> Survey {
+    survey_of(block.len(), tally, before, |wanted| block.first(wanted))
 }
 
-/// The survey of `heaps` elements from their tally; `first(wanted)` finds
-/// the first element for which `wanted` holds.
+/// The survey of `heaps` elements from their tally, to be merged into
+/// `before`; `first(wanted)` finds the first element for which `wanted`
+/// holds, asked only where `before` lacks it (a merge keeps the earlier).
 pub fn survey_of(
     heaps: u64,
     tally: &BlockTally,
+    before: &Survey,
     first: impl Fn(fn(u64) -> bool) -> Option<HeapPos>,
 ) -> Survey {
     let big = heaps - tally.zeros - tally.ones;
+    let one_wanted = tally.ones > 0 && before.first_one.is_none();
+    let big_wanted = big > 0 && before.first_big.is_none();
     Survey {
         heaps,
         nonzero: heaps - tally.zeros,
         ones: tally.ones,
         big,
         max_bit_length: u64::from(64 - tally.or.leading_zeros()),
-        first_one: (tally.ones > 0).then(|| first(|v| v == 1)).flatten(),
-        first_big: (big > 0).then(|| first(|v| v >= 2)).flatten(),
+        first_one: one_wanted.then(|| first(|v| v == 1)).flatten(),
+        first_big: big_wanted.then(|| first(|v| v >= 2)).flatten(),
     }
 }
 
@@ -106,7 +112,10 @@ mod tests {
                 let (survey, xor, values) = scanned(&data, format);
                 let (block_xor, block_tally) = sums(&block);
                 assert_eq!(
-                    (super::survey(&block, &block_tally), block_xor),
+                    (
+                        super::survey(&block, &block_tally, &Survey::default()),
+                        block_xor
+                    ),
                     (survey.clone(), xor)
                 );
                 let mut counter = ColumnCounter::default();

@@ -17,10 +17,10 @@
 //!   the pair that ends `2k` digits before the token's end: one permute
 //!   gathers eight tokens' eight bytes, the bytes past the token zeroed,
 //!   and a variable shift clears the digit before an odd length;
-//! - `dec`: the 16 digits that end at a token's end (four tokens a
-//!   permute) and the 8 before them (eight tokens a permute) are combined
-//!   by multiply-adds into two numbers, the 4 high digits (20 at most)
-//!   times 10^16 added in 128 bits.
+//! - `dec`: the 8 digits that end at a token's end, the 8 before them and
+//!   the 4 before those (20 at most), each eight tokens a permute, are
+//!   combined by multiply-adds into three numbers, the first times 10^16
+//!   added in 128 bits.
 //!
 //! The offsets are the starts plus the block's place, widened to 64 bits
 //! eight at a time. Lanes past the block's tokens are written too (the
@@ -142,29 +142,13 @@ const REVERSED: [u8; BLOCK] = {
 const TOKEN_OF_EIGHT: [u8; BLOCK] = table(8, 1, 0, 0);
 /// Lane `8j + k` holds `2k`.
 const TWICE_K: [u8; BLOCK] = table(8, 0, 2, 0);
-/// Lane `8j + k` holds `24 - k`: how far before a token's end the digit
-/// of lane `k` of eight lies.
-const TWENTY_FOUR_LESS_K: [u8; BLOCK] = {
+/// Lane `8j + k` holds `8 - k`: how far before a token's end the digit
+/// of lane `k` of eight lies, the last eight digits.
+const EIGHT_LESS_K: [u8; BLOCK] = {
     let mut bytes = [0u8; BLOCK];
     let mut i = 0;
     while i < BLOCK {
-        bytes[i] = (24 - i % 8) as u8;
-        i += 1;
-    }
-    bytes
-};
-/// Lane `16j + k` holds `j`: the token of its sixteen.
-const TOKEN_OF_SIXTEEN: [u8; BLOCK] = table(16, 1, 0, 0);
-/// Lane `16j + k` holds `4 + j`: the token of its sixteen, among tokens
-/// 4-7.
-const LATER_TOKEN_OF_SIXTEEN: [u8; BLOCK] = table(16, 1, 0, 4);
-/// Lane `16j + k` holds `16 - k`: how far before a token's end the digit
-/// of lane `k` of sixteen lies.
-const SIXTEEN_LESS_K: [u8; BLOCK] = {
-    let mut bytes = [0u8; BLOCK];
-    let mut i = 0;
-    while i < BLOCK {
-        bytes[i] = (16 - i % 16) as u8;
+        bytes[i] = (8 - i % 8) as u8;
         i += 1;
     }
     bytes
@@ -189,6 +173,13 @@ fn spaces(bytes: __m512i) -> u64 {
         0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x0a, 0, 0, 0x0d, 0, 0,
     ));
     _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, bytes), bytes)
+}
+
+/// Where a run's blocks must start before: the last whole block of
+/// `data`, and [`RUN_BYTES`] from `from`.
+#[inline]
+fn run_limit(data: &[u8], from: usize) -> usize {
+    (data.len() + 1).saturating_sub(BLOCK).min(from + RUN_BYTES)
 }
 
 /// The low `count` bits set (`count` up to 64).
@@ -225,9 +216,12 @@ unsafe fn fill_tokens<L: Lanes>(
     // The block's place, the window position of the token that runs into
     // it (if `carry`), and the heaps held.
     let (mut at, mut running, mut carry) = (from, 0u8, 0u64);
-    let mut len = heaps.len;
+    let (mut len, limit) = (heaps.len, run_limit(data, from));
     let mut high_or = _mm512_setzero_si512();
-    while len < SHORT_HEAPS && at - from < RUN_BYTES && at + BLOCK <= data.len() {
+    // The last block that held an end, and its ends (`from` and none, as
+    // `last_end` reads them, before any).
+    let (mut ended_at, mut ended) = (from, 0u64);
+    while len < SHORT_HEAPS && at < limit {
         // SAFETY: `at + 64 <= data.len()`; an unaligned load.
         let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
         // SAFETY (this and the other calls of `L`): the caller guarantees
@@ -280,15 +274,17 @@ unsafe fn fill_tokens<L: Lanes>(
         }
         len += taken;
         if too_long != 0 {
+            stopped.at = last_end(ended_at, ended);
             stopped = long_token(stopped, at, starts, ends, carry, running, taken);
             break;
         }
-        if count > 0 {
-            stopped.at = at + 63 - ends.leading_zeros() as usize;
+        if ends != 0 {
+            (ended_at, ended) = (at, ends);
         }
         if digits >> 63 != 0 {
             if starts == 0 {
                 // The running token runs through the whole block.
+                stopped.at = last_end(ended_at, ended);
                 stopped.long = Some((at + usize::from(running) - BLOCK, at + BLOCK));
                 break;
             }
@@ -297,6 +293,9 @@ unsafe fn fill_tokens<L: Lanes>(
         carry = digits >> 63;
         before = block;
         at += BLOCK;
+    }
+    if stopped.long.is_none() {
+        stopped.at = last_end(ended_at, ended);
     }
     heaps.len = len;
     heaps.high_or |= _mm512_reduce_or_epi64(high_or) as u64;
@@ -317,10 +316,11 @@ unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps
     // Where the block is, the first byte of the line being read, and the
     // heaps held.
     let (mut at, mut line, mut len) = (from, from, heaps.len);
-    while len < SHORT_HEAPS && at - from < RUN_BYTES && at + BLOCK <= data.len() {
+    let limit = run_limit(data, from);
+    while len < SHORT_HEAPS && at < limit {
         if at - line >= LONG_LINE {
             // SAFETY: the caller guarantees the features.
-            let past = unsafe { skip_ones(data, at, from + RUN_BYTES) };
+            let past = unsafe { skip_ones(data, at, limit) };
             if past > at {
                 at = past;
                 continue;
@@ -381,15 +381,15 @@ unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps
 /// a block costs a third of a block read for its lines.
 const LONG_LINE: usize = 16 * BLOCK;
 
-/// The first block from `at` (before `limit`, or the last whole one of
-/// `data`) that is not all `1`s.
+/// The first block from `at` (before `limit`, at most the last whole
+/// block of `data`) that is not all `1`s.
 ///
 /// # Safety
 /// The CPU must have the features of [`fill`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn skip_ones(data: &[u8], mut at: usize, limit: usize) -> usize {
-    while at < limit && at + BLOCK <= data.len() {
+    while at < limit {
         // SAFETY: `at + 64 <= data.len()`; an unaligned load.
         let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
         if _mm512_cmpneq_epi8_mask(bytes, splat(b'1')) != 0 {
@@ -398,6 +398,17 @@ unsafe fn skip_ones(data: &[u8], mut at: usize, limit: usize) -> usize {
         at += BLOCK;
     }
     at
+}
+
+/// The end of the last token of the block at `at` whose ends are `ends`
+/// (where the run started, if no block had an end).
+#[inline]
+#[target_feature(enable = "lzcnt")]
+fn last_end(at: usize, ends: u64) -> usize {
+    match ends {
+        0 => at,
+        _ => at + 63 - ends.leading_zeros() as usize,
+    }
 }
 
 /// Where a run stops at token `k` of the block at `at`, too long: the
@@ -554,28 +565,22 @@ impl Lanes for Hex {
 /// `dec`: see the module documentation.
 struct Dec;
 
-/// The digits of tokens `tokens` (a table of each lane's token) that lie
-/// `before` (a table) bytes before their ends, where a token has them
-/// (else 0), from the window's digit values.
+/// The eight digits of each of eight tokens that end `ahead` bytes before
+/// the token's end (lane `8j + k`: token `j`'s digit `ahead + 8 - k`
+/// bytes before its end, or 0 where the token is shorter), from the
+/// window's digit values, `ends` and `lengths` spread to each token's
+/// lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn digits_before_ends(
-    ends: __m512i,
-    lengths: __m512i,
-    tokens: &[u8; BLOCK],
-    before: &[u8; BLOCK],
-    window: (__m512i, __m512i),
-) -> __m512i {
-    let (tokens, before) = (vector(tokens), vector(before));
-    let end = _mm512_permutexvar_epi8(tokens, ends);
-    let length = _mm512_permutexvar_epi8(tokens, lengths);
-    let kept = _mm512_cmple_epu8_mask(before, length);
-    let at = _mm512_sub_epi8(end, before);
+fn eight_digits(ends: __m512i, lengths: __m512i, ahead: u8, window: (__m512i, __m512i)) -> __m512i {
+    let back = _mm512_add_epi8(vector(&EIGHT_LESS_K), splat(ahead));
+    let kept = _mm512_cmple_epu8_mask(back, lengths);
+    let at = _mm512_sub_epi8(ends, back);
     _mm512_maskz_permutex2var_epi8(kept, window.0, at, window.1)
 }
 
-/// The numbers of each 8 digits (0-9, one a byte, the first most
-/// significant) of `digits`, in its 64-bit lanes: pairs by one byte
+/// The number of each eight digits (0-9, one a byte, the first most
+/// significant) in the 64-bit lanes of `digits`: pairs by one byte
 /// multiply-add, fours by a 16-bit one, eights by a 32-bit multiply.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -586,18 +591,6 @@ fn eights(digits: __m512i) -> __m512i {
     _mm512_add_epi64(
         _mm512_mul_epu32(fours, _mm512_set1_epi64(10_000)),
         _mm512_srli_epi64(fours, 32),
-    )
-}
-
-/// The numbers of the last 16 digits of four tokens, one a 128-bit lane
-/// (in its low 64 bits): two eights, the first times 10^8.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn sixteens(digits: __m512i) -> __m512i {
-    let eights = eights(digits);
-    _mm512_add_epi64(
-        _mm512_mul_epu32(eights, _mm512_set1_epi64(100_000_000)),
-        _mm512_bsrli_epi128(eights, 8),
     )
 }
 
@@ -634,34 +627,22 @@ impl Lanes for Dec {
         before: __m512i,
         block: __m512i,
     ) -> (__m512i, __m512i) {
-        let window = (before, block);
-        let sixteen = |tokens| {
-            sixteens(digits_before_ends(
-                ends,
-                lengths,
-                tokens,
-                &SIXTEEN_LESS_K,
-                window,
-            ))
-        };
-        // The last 16 digits of tokens 0-3 and 4-7: the low 64 bits of
-        // each 128-bit lane.
-        let (first, later) = (sixteen(&TOKEN_OF_SIXTEEN), sixteen(&LATER_TOKEN_OF_SIXTEEN));
-        let lanes = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
-        let low = _mm512_permutex2var_epi64(first, lanes, later);
-        // The 8 digits before them (only 4 in a token of 20): the second
-        // eight of the 24 digits before each end.
-        let high_digits =
-            digits_before_ends(ends, lengths, &TOKEN_OF_EIGHT, &TWENTY_FOUR_LESS_K, window);
-        let high = _mm512_srli_epi64(
-            _mm512_madd_epi16(
-                _mm512_maddubs_epi16(high_digits, _mm512_set1_epi16(10 + (1 << 8))),
-                _mm512_set1_epi32(100 + (1 << 16)),
-            ),
-            32,
+        let token = vector(&TOKEN_OF_EIGHT);
+        let (ends, lengths) = (
+            _mm512_permutexvar_epi8(token, ends),
+            _mm512_permutexvar_epi8(token, lengths),
         );
-        // high · 10^16 = (high · 5^16) · 2^16, below 2^67, plus low.
-        let times_five = _mm512_mullo_epi64(high, _mm512_set1_epi64(152_587_890_625));
+        // The last eight digits, the eight before, and the (at most four)
+        // before those.
+        let window = (before, block);
+        let eights_at = |ahead| eights(eight_digits(ends, lengths, ahead, window));
+        let (last, middle, first) = (eights_at(0), eights_at(8), eights_at(16));
+        let low = _mm512_add_epi64(
+            _mm512_mul_epu32(middle, _mm512_set1_epi64(100_000_000)),
+            last,
+        );
+        // first · 10^16 = (first · 5^16) · 2^16, below 2^67, plus low.
+        let times_five = _mm512_mullo_epi64(first, _mm512_set1_epi64(152_587_890_625));
         let sum = _mm512_add_epi64(_mm512_slli_epi64(times_five, 16), low);
         let carry = _mm512_cmplt_epu64_mask(sum, low);
         let top = _mm512_srli_epi64(times_five, 48);

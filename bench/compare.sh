@@ -4,7 +4,11 @@
 # int(..., 2/16) XOR for bits and hex, numpy's bitwise_xor.reduce over a
 # memmap for u64le), with all cores and with `-j 1`, and writes
 # bench/RESULTS.md: medians, throughput, the ratio to cat from the same run,
-# peak RSS, and the machine.
+# peak RSS, and the machine. The inputs are the long shapes (heaps of up to
+# 4,096 bits, 20-digit decimals, four huge heaps) and the short ones `gen`
+# writes by default (`--bits 1..64`, `1..10` for unary), and a mixed hex
+# file (runs of 64 short tokens, each followed by a long one) timed beside
+# its two parts (its short tokens and its long ones, each a file).
 #
 # Usage: bench/compare.sh [SIZE]      SIZE defaults to 1GiB (e.g. 256MiB)
 # Environment: RUNS (timed runs per command, default 5), KEEP_DATA=1 keeps
@@ -81,7 +85,11 @@ cases=(
     "bits-four|--format bits --heaps 4 --bits $quarter_bits|0.9|2"
     "unary|--format unary --size $bytes --bits 1..20|1.0|-"
     "hex|--format hex --size $bytes --bits 1..4096|0.9|16"
-    "dec-20|--format dec --size $bytes --bits 64|0.3|-"
+    "dec-20|--format dec --size $bytes --bits 64|0.5|-"
+    "bits-short|--format bits --size $bytes --bits 1..64|1.0|-"
+    "unary-short|--format unary --size $bytes --bits 1..10|1.0|-"
+    "hex-short|--format hex --size $bytes --bits 1..64|0.5|-"
+    "dec-short|--format dec --size $bytes --bits 1..64|0.5|-"
 )
 
 # The peer: Python big integers, XOR of int(token, base) over all tokens.
@@ -165,7 +173,6 @@ for case in "${cases[@]}"; do
     file="$work/$name.${name%%-*}"
     case $name in
         u64le) file="$work/$name.u64" ;;
-        dec-*) file="$work/$name.dec" ;;
     esac
     echo "== $name: generating $size" >&2
     # shellcheck disable=SC2086 # gen_args is a list of words
@@ -271,21 +278,67 @@ EOF
     [ "$keep" = 1 ] || rm -f "$file"
 done
 
+# The mixed file: runs of 64 short hex tokens (--bits 1..64), each followed
+# by a long one (--bits 1..4096), cut at SIZE; its parts are its short
+# tokens (16 digits at most) and its long ones, each a file of its own.
+# Timed in the same rounds, with cat before each run.
+echo "== hex-mixed: generating $size and its parts" >&2
+sources=$((bytes * 3 / 5))
+"$bin" gen --format hex --size "$sources" --bits 1..64 -o "$work/mixed-short.src" 2>/dev/null
+"$bin" gen --format hex --size "$sources" --bits 1..4096 -o "$work/mixed-long.src" 2>/dev/null
+mixed="$work/hex-mixed.hex"
+short_part="$work/mixed-part-short.hex"
+long_part="$work/mixed-part-long.hex"
+# 64 dashes: paste reads 64 lines of its standard input for each line of the
+# long file; it is cut off (SIGPIPE) once head has SIZE bytes.
+# shellcheck disable=SC2046 # the dashes are words
+{ paste -d '\n' $(printf -- '- %.0s' $(seq 64)) "$work/mixed-long.src" <"$work/mixed-short.src" ||
+    true; } | head -c "$bytes" >"$mixed"
+rm -f "$work/mixed-short.src" "$work/mixed-long.src"
+awk -v short="$short_part" -v long="$long_part" \
+    'length($0) > 16 { print > long; next } { print > short }' "$mixed"
+sync "$mixed" "$short_part" "$long_part"
+mixed_json="$work/mixed.hyperfine.json"
+interleaved "$mixed_json" "$runs" 1 "$mixed" "cat $mixed > /dev/null" \
+    "$bin analyze --json $mixed > /dev/null" \
+    "cat $short_part > /dev/null; $bin analyze --json $short_part > /dev/null" \
+    "cat $long_part > /dev/null; $bin analyze --json $long_part > /dev/null" \
+    "cat $short_part > /dev/null" "cat $long_part > /dev/null"
+mixed_row=$(python3 - "$(stat -c %s "$mixed")" "$(stat -c %s "$short_part")" \
+    "$(stat -c %s "$long_part")" "$(median "$mixed_json" 0)" "$(median "$mixed_json" 1)" \
+    "$(median "$mixed_json" 2)" "$(median "$mixed_json" 3)" "$(median "$mixed_json" 4)" \
+    "$(median "$mixed_json" 5)" <<'EOF'
+import sys
+size, short_size, long_size = map(int, sys.argv[1:4])
+cat_s, mixed_s, short_run, long_run, short_cat, long_cat = map(float, sys.argv[4:10])
+# Each part's command ran its cat first: its cat's median is taken off.
+short_s, long_s = short_run - short_cat, long_run - long_cat
+parts = short_s + long_s
+met = "yes" if mixed_s <= parts else "no"
+print(f"| {size / 2**20:.0f} MiB | {cat_s * 1000:.0f} ms | {mixed_s * 1000:.0f} ms | {cat_s / mixed_s:.3f} "
+      f"| {short_size / 2**20:.0f} MiB: {short_s * 1000:.0f} ms | {long_size / 2**20:.0f} MiB: {long_s * 1000:.0f} ms "
+      f"| {parts * 1000:.0f} ms | {mixed_s / parts:.3f} | {met} |")
+EOF
+)
+mixed_lines=$(wc -l <"$mixed")
+[ "$keep" = 1 ] || rm -f "$mixed" "$short_part" "$long_part"
+
 # Working memory under small budgets, both builds, on small inputs of every
 # format (one pass per window: a 1 GiB file would take minutes).
 memory_rows=()
 if [ -n "$baseline" ]; then
     small=$((16 << 20))
     for spec in "bits|--bits 1..256" "hex|--bits 1..256" "dec|--bits 1..256" \
-        "unary|--bits 1..20" "u64le|--bits 64" "nimb|--bits 1..256"; do
+        "unary|--bits 1..20" "u64le|--bits 64" "nimb|--bits 1..256" \
+        "bits|--bits 1..64" "hex|--bits 1..64" "dec|--bits 1..64" "unary|--bits 1..10"; do
         IFS='|' read -r format bits <<<"$spec"
         file="$work/small.$format"
         # shellcheck disable=SC2086 # bits is a list of words
         "$bin" gen --format "$format" --size "$small" $bits -o "$file" 2>/dev/null
         for memory in log 64KiB stdin-log; do
-            memory_rows+=("$(python3 - "$format" "$memory" "$baseline" "$bin" "$file" <<'EOF'
+            memory_rows+=("$(python3 - "$format" "$memory" "$baseline" "$bin" "$file" "$bits" <<'EOF'
 import json, subprocess, sys
-fmt, memory, old, new, path = sys.argv[1:]
+fmt, memory, old, new, path, bits = sys.argv[1:]
 def run(binary):
     args = [binary, "analyze", "--json", "--memory", memory.removeprefix("stdin-")]
     if memory.startswith("stdin"):
@@ -300,7 +353,7 @@ def run(binary):
 (old_report, old_stats), (new_report, new_stats) = run(old), run(new)
 same = "yes" if old_report == new_report else "**no**"
 shown = "log, standard input" if memory == "stdin-log" else memory
-print(f"| {fmt} | {shown} | {old_stats['working_memory_bytes']} | {new_stats['working_memory_bytes']} "
+print(f"| {fmt}, {bits} | {shown} | {old_stats['working_memory_bytes']} | {new_stats['working_memory_bytes']} "
       f"| {old_stats['passes']} | {new_stats['passes']} | {same} |")
 EOF
 )")
@@ -329,6 +382,19 @@ kept=$(kept_sections "$results")
     echo "| input | size | cat | nimstream | nimstream throughput | ratio to cat | target | nimstream -j 1 | peak RSS | peer | target met |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
+    echo
+    echo "## A mixed file and its parts"
+    echo
+    echo "\`hex-mixed\`: runs of 64 tokens of \`gen --format hex --bits 1..64\`, each"
+    echo "followed by one of \`gen --format hex --bits 1..4096\` (\`paste\`, $mixed_lines lines),"
+    echo "cut at $size; its parts are its tokens of at most 16 digits and its"
+    echo "longer ones, each a file. \`nimstream analyze --json\` on each, in the same"
+    echo "rounds ($runs after a warm-up; a part's time is its command's less its"
+    echo "own cat's median). Target: the mixed file no slower than its parts."
+    echo
+    echo "| mixed | cat | nimstream | ratio to cat | short part | long part | parts together | mixed over parts | target met |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    echo "$mixed_row"
     echo
     echo "## One pass of \`--memory log\`"
     echo
@@ -363,7 +429,7 @@ kept=$(kept_sections "$results")
         echo "16 MiB inputs made by \`nimstream gen --size 16MiB\`, and whether the"
         echo "two reports are the same (stats aside):"
         echo
-        echo "| format | --memory | baseline bytes | bytes | baseline passes | passes | same report |"
+        echo "| format, gen | --memory | baseline bytes | bytes | baseline passes | passes | same report |"
         echo "|---|---|---|---|---|---|---|"
         printf '%s\n' "${memory_rows[@]}"
     fi

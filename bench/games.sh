@@ -5,7 +5,8 @@
 #    -n N` (a GPL Rust peer, installed with `cargo install ogsolve` when
 #    missing; run, never copied), on octal:0.16 (preperiod 105,351, period
 #    149,459: about 510,000 values) and the classic games;
-# 2. `analyze --game kayles` on generated files (1 GiB by default) against
+# 2. `analyze --game kayles` on generated files (1 GiB by default; the
+#    shapes of bench/compare.sh, long and short) against
 #    `cat FILE > /dev/null` and `analyze` under Nim, from the same runs: the
 #    ratio to cat (target ≥ 0.5) and peak RSS (target ≤ 64 MiB beyond the
 #    value table).
@@ -90,6 +91,10 @@ cases=(
     "unary|unary|--format unary --size $bytes --bits 1..20"
     "hex|hex|--format hex --size $bytes --bits 1..4096"
     "dec-20|dec|--format dec --size $bytes --bits 64"
+    "bits-short|bits|--format bits --size $bytes --bits 1..64"
+    "unary-short|unary|--format unary --size $bytes --bits 1..10"
+    "hex-short|hex|--format hex --size $bytes --bits 1..64"
+    "dec-short|dec|--format dec --size $bytes --bits 1..64"
 )
 analyze_rows=()
 for case in "${cases[@]}"; do

@@ -17,7 +17,7 @@
 //!   again.
 
 use super::budget::Counting;
-use crate::arch::columns::{self, ColumnCounter, STEP};
+use crate::arch::columns::{self, BlockTally, ColumnCounter, STEP};
 use crate::input::{Format, HeapValue, RawBlock};
 
 /// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
@@ -217,6 +217,26 @@ impl TopCounts {
         }
     }
 
+    /// Counts a block of heaps of at most 64 bits with the column loops of
+    /// raw arrays, when the counted positions include limb 0 (they are
+    /// raised to it first when none are counted yet: every heap so far was
+    /// 0); returns the block's tally. `None` when limb 0 is below the
+    /// counted positions: the block holds none of their bits.
+    #[inline]
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+        if self.top() == 0 {
+            self.raise(1);
+        }
+        if self.low != 0 {
+            return None;
+        }
+        let counter = &mut self.limbs[0].counter;
+        Some(match self.lean {
+            true => columns::tally_in_lanes(block.bytes, block.width, counter),
+            false => columns::tally(block.bytes, block.width, counter),
+        })
+    }
+
     /// How many heaps have bit `position` set; `None` below the counted
     /// positions.
     pub fn count(&self, position: u64) -> Option<u64> {
@@ -301,6 +321,21 @@ impl HolderCounts {
             HolderCounts::Top(counts) => counts.add_limbs(bits, limb),
             HolderCounts::Columns(counter) => counter.add_word(limb(0)),
             HolderCounts::Off => {}
+        }
+    }
+
+    /// Counts a block of heaps of at most 64 bits in columns where its
+    /// bits are counted that way ([`TopCounts::tally_raw`], or every
+    /// position in columns), and returns the block's tally; `None` where
+    /// it is not counted so ([`HolderCounts::add_raw`] then counts it).
+    #[inline]
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+        match self {
+            HolderCounts::Top(counts) => counts.tally_raw(block),
+            HolderCounts::Columns(counter) => {
+                Some(columns::tally(block.bytes, block.width, counter))
+            }
+            HolderCounts::Every(_) | HolderCounts::Off => None,
         }
     }
 

@@ -355,18 +355,25 @@ impl Fold for OnePass<'_> {
 
     /// Takes a block of heaps of at most 64 bits as a block of a raw
     /// array is taken: the sums, the survey and the counts with loops
-    /// over the block, the candidates only when the block's OR holds a
-    /// new bit. Wider heaps, and a block wider than the window, go one by
-    /// one.
+    /// over the block (one loop for the counts and the tally where the
+    /// counts are kept in columns), the candidates only when the block's
+    /// OR holds a new bit. Wider heaps go one by one.
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
         let Some(raw) = block.limb(0).filter(|_| block.high_or == 0) else {
             return each_word(self, block, at);
         };
-        let (xor, tally) = raw_arrays::sums(&raw);
-        let bits = u64::from(64 - tally.or.leading_zeros());
-        if bits > self.shared.window_bits && self.sum.is_some() {
-            return each_word(self, block, at);
-        }
+        // A window holds a limb at least (`Plan::window_bits`): every heap
+        // of the block fits it.
+        debug_assert!(self.shared.window_bits >= 64);
+        let (xor, tally) = match self.counts.tally_raw(&raw) {
+            Some(tally) => (raw_arrays::xor(&raw), tally),
+            None => {
+                let (xor, tally) = raw_arrays::sums(&raw);
+                self.counts
+                    .add_raw(&raw, u64::from(64 - tally.or.leading_zeros()));
+                (xor, tally)
+            }
+        };
         let first_one = self.survey.first_one.is_none();
         let first = |wanted| block.first_low(wanted);
         let piece = raw_arrays::survey_of(raw.len(), &tally, &self.survey, first);
@@ -374,7 +381,6 @@ impl Fold for OnePass<'_> {
         if let Some(sum) = &mut self.sum {
             sum.limbs[0] ^= xor;
         }
-        self.counts.add_raw(&raw, bits);
         let Some(candidates) = &mut self.candidates else {
             return Ok(());
         };

@@ -21,6 +21,11 @@ pub fn sums(block: &RawBlock<'_>) -> (u64, BlockTally) {
     raw_sums::sums(block.bytes, block.width)
 }
 
+/// The XOR of the block's elements: one loop the compiler vectorises.
+pub fn xor(block: &RawBlock<'_>) -> u64 {
+    block.elements().fold(0, |x, element| x ^ element)
+}
+
 /// Counts the holders of every bit of the block's elements into `counter`,
 /// and tallies their OR, zeros and ones.
 pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> BlockTally {

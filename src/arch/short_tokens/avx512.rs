@@ -66,6 +66,10 @@ trait Lanes {
     /// The syntax read.
     const SYNTAX: Syntax;
 
+    /// Whether a value may have a high limb (else [`Lanes::values`] gives
+    /// zeros for it, which need not be stored).
+    const HIGH: bool = false;
+
     /// What a block keeps for the values of the tokens that end in it or
     /// the next one.
     type Block: Copy;
@@ -218,6 +222,8 @@ unsafe fn fill_tokens<L: Lanes>(
     let (mut at, mut running, mut carry) = (from, 0u8, 0u64);
     let (mut len, limit) = (heaps.len, run_limit(data, from));
     let mut high_or = _mm512_setzero_si512();
+    let store_high = L::HIGH || heaps.high_stored;
+    heaps.high_stored = store_high;
     // The last block that held an end, and its ends (`from` and none, as
     // `last_end` reads them, before any).
     let (mut ended_at, mut ended) = (from, 0u64);
@@ -260,7 +266,9 @@ unsafe fn fill_tokens<L: Lanes>(
             // block ends at most 64 tokens); unaligned stores.
             unsafe {
                 _mm512_storeu_si512(heaps.limbs[0].as_mut_ptr().add(8 * i).cast(), low);
-                _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
+                if store_high {
+                    _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
+                }
                 let offsets = _mm512_add_epi64(window_base, starts);
                 _mm512_storeu_si512(heaps.offsets.as_mut_ptr().add(i).cast(), offsets);
             }
@@ -317,6 +325,7 @@ unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps
     // heaps held.
     let (mut at, mut line, mut len) = (from, from, heaps.len);
     let limit = run_limit(data, from);
+    let store_high = heaps.high_stored;
     while len < SHORT_HEAPS && at < limit {
         if at - line >= LONG_LINE {
             // SAFETY: the caller guarantees the features.
@@ -351,8 +360,10 @@ unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps
                 let low = _mm512_sub_epi64(ends, starts);
                 let offsets = _mm512_add_epi64(_mm512_set1_epi64(base as i64), starts);
                 _mm512_storeu_si512(heaps.limbs[0].as_mut_ptr().add(8 * i).cast(), low);
-                let high = _mm512_setzero_si512();
-                _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
+                if store_high {
+                    let high = _mm512_setzero_si512();
+                    _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
+                }
                 _mm512_storeu_si512(heaps.offsets.as_mut_ptr().add(i).cast(), offsets);
             }
             step += 8;
@@ -597,6 +608,8 @@ fn eights(digits: __m512i) -> __m512i {
 impl Lanes for Dec {
     const SYNTAX: Syntax = Syntax::Dec;
 
+    const HIGH: bool = true;
+
     /// Each byte's digit value (anything for other bytes).
     type Block = __m512i;
 
@@ -636,13 +649,26 @@ impl Lanes for Dec {
         // before those.
         let window = (before, block);
         let eights_at = |ahead| eights(eight_digits(ends, lengths, ahead, window));
-        let (last, middle, first) = (eights_at(0), eights_at(8), eights_at(16));
+        let (last, middle) = (eights_at(0), eights_at(8));
+        // The four before them: the second four of the eight from 24 back.
+        let fours = _mm512_madd_epi16(
+            _mm512_maddubs_epi16(
+                eight_digits(ends, lengths, 16, window),
+                _mm512_set1_epi16(10 + (1 << 8)),
+            ),
+            _mm512_set1_epi32(100 + (1 << 16)),
+        );
+        let first = _mm512_srli_epi64(fours, 32);
         let low = _mm512_add_epi64(
             _mm512_mul_epu32(middle, _mm512_set1_epi64(100_000_000)),
             last,
         );
-        // first · 10^16 = (first · 5^16) · 2^16, below 2^67, plus low.
-        let times_five = _mm512_mullo_epi64(first, _mm512_set1_epi64(152_587_890_625));
+        // first · 10^16 = (first · 5^16) · 2^16, below 2^67, plus low;
+        // 5^16 = 35 · 2^32 + 2,264,035,265, and first is below 10^4.
+        let times_five = _mm512_add_epi64(
+            _mm512_mul_epu32(first, _mm512_set1_epi64(2_264_035_265)),
+            _mm512_slli_epi64(_mm512_mul_epu32(first, _mm512_set1_epi64(35)), 32),
+        );
         let sum = _mm512_add_epi64(_mm512_slli_epi64(times_five, 16), low);
         let carry = _mm512_cmplt_epu64_mask(sum, low);
         let top = _mm512_srli_epi64(times_five, 48);

@@ -114,14 +114,24 @@ fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The heaps a buffer has room for.
+const ROOM: usize = SHORT_HEAPS + SPARE_HEAPS;
+
+/// The high limbs of heaps that have none stored: all zero.
+static NO_HIGH_LIMBS: [u8; 8 * ROOM] = [0; 8 * ROOM];
+
 /// Where a run writes its heaps: each heap's two limbs (bits 0-63, then
 /// 64-127) as little-endian bytes, the layout of a raw `u64le` array, and
 /// the offset of its first byte. It has room for a block's heaps past
-/// [`SHORT_HEAPS`], which a vector build writes eight at a time.
+/// [`SHORT_HEAPS`], which a vector build writes eight at a time. The
+/// vector builds of the syntaxes whose values fit a limb store no high
+/// limbs into a buffer that holds none.
 pub struct ShortHeaps {
-    limbs: [[u8; 8 * (SHORT_HEAPS + SPARE_HEAPS)]; 2],
-    offsets: [u64; SHORT_HEAPS + SPARE_HEAPS],
+    limbs: [[u8; 8 * ROOM]; 2],
+    offsets: [u64; ROOM],
     len: usize,
+    /// Whether the heaps' high limbs are stored (else they are all 0).
+    high_stored: bool,
     /// The OR of the heaps' bits 64-127.
     high_or: u64,
 }
@@ -129,9 +139,10 @@ pub struct ShortHeaps {
 impl Default for ShortHeaps {
     fn default() -> Self {
         ShortHeaps {
-            limbs: [[0; 8 * (SHORT_HEAPS + SPARE_HEAPS)]; 2],
-            offsets: [0; SHORT_HEAPS + SPARE_HEAPS],
+            limbs: [[0; 8 * ROOM]; 2],
+            offsets: [0; ROOM],
             len: 0,
+            high_stored: false,
             high_or: 0,
         }
     }
@@ -160,6 +171,7 @@ impl ShortHeaps {
         let (i, high) = (self.len, (value >> 64) as u64);
         self.limbs[0][8 * i..8 * i + 8].copy_from_slice(&(value as u64).to_le_bytes());
         self.limbs[1][8 * i..8 * i + 8].copy_from_slice(&high.to_le_bytes());
+        self.high_stored = true;
         self.high_or |= high;
         self.offsets[i] = offset;
         self.len = i + 1;
@@ -167,7 +179,10 @@ impl ShortHeaps {
 
     /// Limb `j` (0 or 1) of every heap held, little-endian.
     pub fn limb(&self, j: usize) -> &[u8] {
-        &self.limbs[j][..8 * self.len]
+        match (j, self.high_stored) {
+            (1, false) => &NO_HIGH_LIMBS[..8 * self.len],
+            _ => &self.limbs[j][..8 * self.len],
+        }
     }
 
     /// Each heap's first byte.
@@ -183,6 +198,7 @@ impl ShortHeaps {
     /// Empties the buffer.
     pub fn clear(&mut self) {
         self.len = 0;
+        self.high_stored = false;
         self.high_or = 0;
     }
 }

@@ -12,7 +12,10 @@
 //! digits, by divide and conquer past that). A one-pass caller
 //! that takes each heap before the next may instead give the scanner
 //! scratch space ([`HeapScanner::each_heap`]): a short `hex` token is then
-//! checked and packed into it in one pass ([`PackedDigits`]).
+//! checked and packed into it in one pass ([`PackedDigits`]). For a fold
+//! that takes heaps in blocks, the text scanners read their short tokens
+//! 64 bytes at a time into a block of words ([`HeapScanner::fill_words`],
+//! `blocks.rs`), and the general path takes the rest.
 //!
 //! Where the bytes come from (a buffer, a regular file read with `pread` or
 //! through its map, a pipe) is decided in `source`; the driver (`driver`)

@@ -47,6 +47,8 @@ mod avx512;
 #[cfg(test)]
 mod tests;
 
+use super::token_end::{Digits, ASCII_ZEROS};
+
 /// Bytes classified per block.
 pub const BLOCK: usize = 64;
 
@@ -88,30 +90,6 @@ impl Syntax {
             Syntax::Unary => RUN_BYTES,
         }
     }
-
-    /// Whether `byte` is one of the syntax's digits.
-    fn is_digit(self, byte: u8) -> bool {
-        match self {
-            Syntax::Bits => byte == b'0' || byte == b'1',
-            Syntax::Hex => byte.is_ascii_hexdigit(),
-            Syntax::Dec => byte.is_ascii_digit(),
-            Syntax::Unary => byte == b'1',
-        }
-    }
-
-    /// Whether `byte` separates tokens: whitespace, or an LF for `unary`
-    /// (a CR before an LF is left to the general path).
-    fn is_separator(self, byte: u8) -> bool {
-        match self {
-            Syntax::Unary => byte == b'\n',
-            _ => is_space(byte),
-        }
-    }
-}
-
-/// The separators of the token formats: space, tab, LF and CR.
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// The heaps a buffer has room for.
@@ -335,19 +313,60 @@ impl Blocks for Portable {
     }
 }
 
-/// [`Blocks::marks`] for any CPU: a byte at a time, in a loop without
-/// branches that the compiler vectorises.
+/// `0x01` in every byte of a word.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+
+/// `0x80` in every byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// `0x80` in each byte of `word` that is not 0: a byte with a bit set in
+/// its low seven carries into bit 7 when they are added to `0x7f`, or has
+/// bit 7 set itself. No sum leaves its byte.
+#[inline(always)]
+fn nonzero_bytes(word: u64) -> u64 {
+    (((word & !HIGH_BITS) + !HIGH_BITS) | word) & HIGH_BITS
+}
+
+/// `0x80` in each byte of `word` equal to `byte`.
+#[inline(always)]
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+    !nonzero_bytes(word ^ (LOW_BITS * u64::from(byte))) & HIGH_BITS
+}
+
+/// Bit 7 of each byte of `flags` gathered into a byte, byte `i` to bit `i`
+/// (the multiplication moves bit `8i` to bit `56 + i`, without carries).
+#[inline(always)]
+fn gather_high_bits(flags: u64) -> u64 {
+    ((flags & HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// [`Blocks::marks`] for any CPU: eight bytes at a time with SWAR, each
+/// byte's class a flag in its bit 7 (the digits from
+/// [`Digits::non_digits`]), the flags gathered into the masks.
 fn marks_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
-    let (mut marks, mut others) = (Marks::default(), 0u64);
-    for (i, &byte) in block.iter().enumerate() {
-        let digit = syntax.is_digit(byte);
-        marks.digits |= u64::from(digit) << i;
-        others |= u64::from(!digit && !syntax.is_separator(byte)) << i;
+    let (mut marks, mut valid) = (Marks::default(), HIGH_BITS);
+    for (i, chunk) in block.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let spaces = || {
+            bytes_equal(word, b' ')
+                | bytes_equal(word, b'\t')
+                | bytes_equal(word, b'\n')
+                | bytes_equal(word, b'\r')
+        };
+        let token_digits = |digits: Digits| !nonzero_bytes(digits.non_digits(word)) & HIGH_BITS;
+        let (digits, separators) = match syntax {
+            Syntax::Bits => (token_digits(Digits::Binary), spaces()),
+            Syntax::Hex => (token_digits(Digits::Hex), spaces()),
+            Syntax::Dec => (token_digits(Digits::Decimal), spaces()),
+            Syntax::Unary => (bytes_equal(word, b'1'), bytes_equal(word, b'\n')),
+        };
+        valid &= digits | separators;
+        marks.digits |= gather_high_bits(digits) << (8 * i);
         if syntax == Syntax::Bits {
-            marks.ones |= u64::from(byte == b'1') << i;
+            marks.ones |= gather_high_bits(bytes_equal(word, b'1')) << (8 * i);
         }
     }
-    (others == 0).then_some(marks)
+    (valid == HIGH_BITS).then_some(marks)
 }
 
 /// The value of a hex digit byte (either case): its low nibble, plus 9
@@ -375,9 +394,6 @@ fn hex_value_portable(bytes: &[u8; 16], len: usize) -> u64 {
     let value = half(0) << 32 | half(1);
     value & low_bits(4 * len)
 }
-
-/// `b'0'` in every byte of a word.
-const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// The number held in a word of eight digit values (`0`-`9`, one per byte,
 /// the first byte most significant), with SWAR: one multiplication makes

@@ -12,6 +12,23 @@ const TOKENS: [(Syntax, &[u8]); 3] = [
     (Syntax::Dec, b"0123456789"),
 ];
 
+impl Syntax {
+    /// Whether `byte` is one of the syntax's digits.
+    fn is_digit(self, byte: u8) -> bool {
+        match self {
+            Syntax::Bits => byte == b'0' || byte == b'1',
+            Syntax::Hex => byte.is_ascii_hexdigit(),
+            Syntax::Dec => byte.is_ascii_digit(),
+            Syntax::Unary => byte == b'1',
+        }
+    }
+}
+
+/// The separators of the token formats: space, tab, LF and CR.
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// What a run gives: each heap's offset and value, and where it stopped.
 type Run = (Vec<(u64, u128)>, u64, Stopped);
 

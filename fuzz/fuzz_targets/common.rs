@@ -2,12 +2,16 @@
 //! the input, heaps in increasing order, and each heap's value equal to an
 //! independent num-bigint reading of its bytes, through every accessor
 //! (`bit_length`, `limb`, `bit`, `to_limbs`, `xor_window` at every offset
-//! and width). Each input is scanned twice, heap by heap and through
+//! and width). Each input is scanned three times, heap by heap, through
 //! `each_heap` with scratch space (where `hex` packs its short tokens), and
-//! the two scans must find the same heaps and the same error.
+//! as a pass whose fold takes blocks reads it (runs of short tokens 64
+//! bytes at a time, the heap after each run by the general path), and the
+//! scans must find the same heaps and the same error.
 
 use nimstream::error::ParseError;
-use nimstream::input::{Heap, HeapScanner, HeapValue, Scanner, TokenScratch};
+use nimstream::input::{
+    Heap, HeapScanner, HeapValue, ScanVisitor, Scanner, TokenScratch, WordBuffer,
+};
 use nimstream::Format;
 use num_bigint::BigUint;
 
@@ -44,6 +48,50 @@ pub fn check_scanner(format: Format, data: &[u8]) {
         packed.error, by_heap.error,
         "the two scans stop differently"
     );
+    let mut blocks = Scanned::default();
+    let error = Scanner::new(format, data, 0).visit(InBlocks {
+        format,
+        data,
+        scanned: &mut blocks,
+    });
+    blocks.finish(data, error);
+    assert_eq!(blocks.offsets, by_heap.offsets, "the blocks find other heaps");
+    assert_eq!(blocks.error, by_heap.error, "the blocks stop differently");
+}
+
+/// The loop of a pass whose fold takes blocks: runs of blocks, and the
+/// heap each run leaves by the general path.
+struct InBlocks<'s> {
+    format: Format,
+    data: &'s [u8],
+    scanned: &'s mut Scanned,
+}
+
+impl<'a> ScanVisitor<'a> for InBlocks<'_> {
+    type Output = Option<ParseError>;
+
+    fn visit<S: HeapScanner<'a>>(self, mut scanner: S) -> Option<ParseError> {
+        let mut words = WordBuffer::default();
+        loop {
+            if S::FILLS_WORDS {
+                scanner.fill_words(&mut words);
+                let block = words.block(0);
+                for i in 0..block.len() {
+                    self.scanned.check(self.format, self.data, &block.heap(i));
+                }
+                let full = words.is_full();
+                words.clear();
+                if full {
+                    continue;
+                }
+            }
+            match scanner.next_heap() {
+                Ok(Some(heap)) => self.scanned.check(self.format, self.data, &heap),
+                Ok(None) => return None,
+                Err(error) => return Some(error),
+            }
+        }
+    }
 }
 
 /// What one scan found: the heaps' offsets, and where and why it stopped.

@@ -21,9 +21,8 @@ pub struct WordBuffer {
     heaps: ShortHeaps,
 }
 
-/// Heaps per block: a scanner stops parsing once it holds this many.
-/// 256 make 6 KiB of buffer, well inside the first-level cache, and few
-/// enough that the fold's per-block work is small.
+/// Heaps per block: a scanner stops parsing once it holds this many (see
+/// [`SHORT_HEAPS`](crate::arch::short_tokens::SHORT_HEAPS)).
 pub const WORDS_PER_BLOCK: usize = crate::arch::short_tokens::SHORT_HEAPS;
 
 impl WordBuffer {

@@ -267,17 +267,25 @@ fn random_instances_of_every_format_match_the_reference() {
                 ..Options::default()
             };
             let context = format!("{} {format} round {round}", reference.name);
-            let report = analyze_bytes(&bytes, format, "t", &options).unwrap();
-            check(&reference, &heaps, &report, &context);
-            let streamed = analyze_reader(&mut &bytes[..], format, "-", &options).unwrap();
-            check(
-                &reference,
-                &heaps,
-                &streamed,
-                &format!("{context} (stream)"),
-            );
+            check_bytes_and_stream(&reference, &heaps, &bytes, &options, &context);
         }
     }
+}
+
+/// Checks the reports of `bytes` (of `heaps`) read from memory and as a
+/// stream against the reference.
+fn check_bytes_and_stream(
+    reference: &Reference,
+    heaps: &[BigUint],
+    bytes: &[u8],
+    options: &Options,
+    context: &str,
+) {
+    let format = options.format.expect("a format");
+    let report = analyze_bytes(bytes, format, "t", options).unwrap();
+    check(reference, heaps, &report, context);
+    let streamed = analyze_reader(&mut &bytes[..], format, "-", options).unwrap();
+    check(reference, heaps, &streamed, &format!("{context} (stream)"));
 }
 
 #[test]
@@ -303,15 +311,7 @@ fn thousands_of_short_heaps_of_the_text_formats_match_the_reference() {
                     ..Options::default()
                 };
                 let context = format!("{} {format} --memory {memory}", reference.name);
-                let report = analyze_bytes(&bytes, format, "t", &options).unwrap();
-                check(&reference, &heaps, &report, &context);
-                let streamed = analyze_reader(&mut &bytes[..], format, "-", &options).unwrap();
-                check(
-                    &reference,
-                    &heaps,
-                    &streamed,
-                    &format!("{context} (stream)"),
-                );
+                check_bytes_and_stream(&reference, &heaps, &bytes, &options, &context);
                 let from_file = analyze_path(&path, &options).unwrap();
                 check(&reference, &heaps, &from_file, &format!("{context} (file)"));
             }

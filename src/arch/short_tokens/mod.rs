@@ -28,9 +28,9 @@
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
 //! and portable (here, SWAR on 64-bit words): the block's tokens one after
-//! another by bit scans, each value from the bytes that end at its end. Every build takes the
-//! same tokens and stops at the same place, so the tests hold each against
-//! the portable one and the portable one against a byte-at-a-time reading.
+//! another by bit scans, each value from the bytes that end at its end.
+//! Every build takes the same tokens and stops at the same place, so the
+//! tests hold every build against one byte-at-a-time reading.
 //!
 //! A run stops, leaving the rest to the scanner's general path, at the
 //! first block that is not all in the slice or holds a byte that is
@@ -282,7 +282,7 @@ struct Marks {
 /// What the one-token-at-a-time loop ([`fill_tokens`]) asks of a build.
 trait Blocks {
     /// The marks of `block`, if every byte that is not a digit is
-    /// whitespace.
+    /// whitespace (an LF for `unary`).
     fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks>;
 
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,

@@ -1,5 +1,6 @@
 //! `nimstream grundy GAME`: a game's value sequence and its period.
 
+use super::names::{check_output_name, Content};
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::games::Game;
@@ -36,6 +37,14 @@ pub struct GrundyArgs {
 
 /// Runs `grundy`.
 pub fn run(args: GrundyArgs) -> Result<(), Error> {
+    let named = [
+        (&args.csv, "--csv", Content::Csv),
+        (&args.svg, "--svg", Content::Svg),
+    ];
+    for (path, flag, content) in named {
+        path.as_ref()
+            .map_or(Ok(()), |path| check_output_name(flag, path, content))?;
+    }
     let max_values = args.max_values.max(args.values);
     let table = Table::compute(&args.game, max_values)?;
     let heaps = args

@@ -1227,3 +1227,85 @@ fn man_makes_its_folder_and_every_page_has_examples_line_by_line_and_exit_status
     assert!(top.contains("\\fBnimstream analyze fixtures/three\\-four\\-five.dec\\fR\n    who wins, and the move\n"), "{top}");
     assert!(!dir.join("nimstream-help.1").exists());
 }
+
+/// The line of a human report that starts with `label`, without it.
+fn report_line<'r>(report: &'r str, label: &str) -> &'r str {
+    report
+        .lines()
+        .find_map(|line| line.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no {label} line: {report}"))
+        .trim_start()
+}
+
+#[test]
+fn the_human_report_shows_long_values_by_their_ends_and_json_keeps_them_whole() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.path("long.dec").display().to_string();
+    let gen = [
+        "gen", "-f", "dec", "--heaps", "40", "--bits", "1..4096", "--seed", "5", "-o", &file,
+    ];
+    sandbox.run_with_stdin(&gen, b"");
+    let json: Json = serde_json::from_str(&sandbox.ok(&["analyze", &file, "--json"])).unwrap();
+    let human = sandbox.ok(&["analyze", &file]);
+    // A screen, not kilobytes of digits.
+    assert!(human.len() < 1500, "{} bytes: {human}", human.len());
+    assert!(
+        human.lines().all(|line| line.chars().count() < 250),
+        "{human}"
+    );
+
+    let line = report_line(&human, "move");
+    let whole = |value: &Json| value["dec"].as_str().unwrap().to_string();
+    for part in ["remove", "from", "to"] {
+        let digits = whole(&json["move"][part]);
+        let bits = json["move"][part]["bit_length"].as_u64().unwrap();
+        let shown = match digits.len() > 40 {
+            true => format!(
+                "{}…{} ({bits} bits)",
+                &digits[..12],
+                &digits[digits.len() - 12..]
+            ),
+            false => digits.clone(),
+        };
+        assert!(line.contains(&shown), "{part}: {shown} in {line}");
+    }
+    assert!(line.ends_with("(--json prints them whole)"), "{line}");
+    assert!(
+        whole(&json["move"]["from"]).len() > 1000,
+        "--json keeps every digit"
+    );
+
+    let hex = json["nim_sum"]["hex"].as_str().unwrap();
+    let nim_sum = report_line(&human, "nim-sum");
+    assert!(
+        nim_sum.contains(&format!("hex {}…{}", &hex[..12], &hex[hex.len() - 12..])),
+        "{nim_sum}"
+    );
+    assert!(nim_sum.ends_with("; --json prints it whole)"), "{nim_sum}");
+}
+
+#[test]
+fn an_instance_with_no_move_at_all_says_so() {
+    let sandbox = Sandbox::new();
+    for (text, game) in [
+        ("", "nim"),
+        ("0 0 0\n", "nim"),
+        ("", "kayles"),
+        ("0\n", "sub:1,2"),
+    ] {
+        let path = sandbox.file("none.dec", text.as_bytes());
+        let human = sandbox.ok(&["analyze", &path, "--game", game]);
+        assert_eq!(
+            report_line(&human, "move"),
+            "none: there is no move (no heap is non-zero)",
+            "{text:?} under {game}"
+        );
+    }
+    // A position with moves, none of them winning, still says so.
+    let path = sandbox.file("pairs.dec", b"3 3\n");
+    let human = sandbox.ok(&["analyze", &path]);
+    assert_eq!(
+        report_line(&human, "move"),
+        "none wins: every move leaves a winning position"
+    );
+}

@@ -226,3 +226,48 @@ fn play_on_a_big_instance_shows_the_heap_that_moved_not_every_heap() {
     );
     assert_eq!(last_line(&output), "4 moves; stopped by --max-moves");
 }
+
+#[test]
+fn a_quiet_game_shows_its_moves_on_a_terminal_and_clears_them() {
+    // util-linux `script` gives the game a pseudo-terminal; the bar is
+    // asked to appear at once.
+    let command = format!(
+        "{} play --heaps 1000000000,3 --first delay --second delay -q --max-moves 200000",
+        env!("CARGO_BIN_EXE_nimstream")
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    assert!(output.status.success(), "{output:?}");
+    let screen = String::from_utf8_lossy(&output.stdout).replace('\r', "");
+    assert!(screen.contains("/200,000 moves ("), "{screen}");
+    let last = screen.rsplit("\u{1b}[2K").next().unwrap();
+    assert!(
+        last.ends_with("200000 moves; stopped by --max-moves\n"),
+        "{screen}"
+    );
+
+    // Not without a terminal, and not where the moves are printed on it.
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args([
+            "play", "--heaps", "30,3", "-q", "--first", "delay", "--second", "delay",
+        ])
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
+    assert!(
+        piped.status.success() && piped.stderr.is_empty(),
+        "{piped:?}"
+    );
+    let command = format!("{} play --heaps 3,4,5", env!("CARGO_BIN_EXE_nimstream"));
+    let moves = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&moves.stdout).contains(" moves ("));
+}

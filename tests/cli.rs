@@ -1309,3 +1309,73 @@ fn an_instance_with_no_move_at_all_says_so() {
         "none wins: every move leaves a winning position"
     );
 }
+
+#[test]
+fn a_compressed_input_gets_a_hint_to_decompress_it_on_the_way_in() {
+    let sandbox = Sandbox::new();
+    let gzip = |name: &str, text: &[u8]| {
+        use std::io::Write;
+        let mut child = Command::new("gzip")
+            .arg("-c")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("gzip runs");
+        child.stdin.take().unwrap().write_all(text).unwrap();
+        let packed = child.wait_with_output().unwrap().stdout;
+        assert_eq!(&packed[..2], [0x1f, 0x8b]);
+        sandbox.file(name, &packed)
+    };
+    let named = gzip("r.hex.gz", b"3 4 5\n");
+    // Raw bytes would read the compressed data as heaps: refused, as a
+    // name without a format is.
+    let raw = gzip("r.u8.gz", b"\x03\x04\x05");
+    let misnamed = gzip("r.hex", b"3 4 5\n");
+    for (args, status, command) in [
+        (
+            vec!["analyze", &named],
+            2,
+            format!("gzip -dc {named} | nimstream analyze - -f hex"),
+        ),
+        (
+            vec!["analyze", &named, "-f", "hex"],
+            2,
+            format!("gzip -dc {named} | nimstream analyze - -f hex"),
+        ),
+        (
+            vec!["analyze", &raw, "-f", "u8"],
+            2,
+            format!("gzip -dc {raw} | nimstream analyze - -f u8"),
+        ),
+        (
+            vec!["convert", &named, "--to", "dec"],
+            2,
+            format!("gzip -dc {named} | nimstream convert - -f hex"),
+        ),
+        (
+            vec!["analyze", &misnamed],
+            1,
+            format!("gzip -dc {misnamed} | nimstream analyze - -f hex"),
+        ),
+    ] {
+        let output = sandbox.run_with_stdin(&args, b"");
+        assert_eq!(output.status.code(), Some(status), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let text = String::from_utf8(output.stderr).unwrap();
+        assert!(text.contains("it is gzip-compressed"), "{text}");
+        assert!(text.trim_end().ends_with(&format!("`{command}`")), "{text}");
+    }
+    // The way the hint says works.
+    let piped = Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "gzip -dc {named} | {} analyze - -f hex --json",
+                env!("CARGO_BIN_EXE_nimstream")
+            ),
+        ])
+        .output()
+        .unwrap();
+    let report: Json = serde_json::from_slice(&piped.stdout).unwrap();
+    assert_eq!(report["nim_sum"], value(2));
+}

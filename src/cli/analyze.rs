@@ -1,6 +1,7 @@
 //! `nimstream analyze FILE`: the main job; with `--range START..END
 //! --partial`, one range's share of a sharded run (SPEC section 11).
 
+use super::compressed;
 use super::names::{check_output_name, Content};
 use super::progress::AnalysisProgress;
 use clap::Args;
@@ -111,8 +112,9 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         }
     }
     let threads = super::threads(args.threads);
+    let format = args.format.0;
     let options = Options {
-        format: args.format.0,
+        format,
         rule: args.rule,
         game: args.game,
         max_values: args.max_values,
@@ -134,10 +136,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         };
         return print(partial.to_json() + "\n");
     }
+    compressed::refuse(&args.file, "analyze", format)?;
     let bar = AnalysisProgress::start(args.json);
     let report = analyze_path(&args.file, &options);
     bar.finish();
-    let report = report?;
+    let report = report.map_err(|e| compressed::explained(e, &args.file, "analyze", format))?;
     print(match args.json {
         true => report.to_json() + "\n",
         false => human::render(&report),

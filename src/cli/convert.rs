@@ -1,6 +1,7 @@
 //! `nimstream convert IN`: the same heaps in another format.
 
 use super::analyze::{parse_format_choice, FormatChoice};
+use super::compressed;
 use super::names::output_format;
 use clap::Args;
 use nimstream::error::Error;
@@ -29,7 +30,10 @@ pub struct ConvertArgs {
 /// converts: it is checked first (a file output appears only when complete).
 pub fn run(args: ConvertArgs) -> Result<(), Error> {
     let to = output_format(args.to, "--to", &args.output)?;
-    let input = Input::open(&args.input, args.format.0)?;
+    let from = args.format.0;
+    compressed::refuse(&args.input, "convert", from)?;
+    let input = Input::open(&args.input, from)
+        .map_err(|e| compressed::explained(e, &args.input, "convert", from))?;
     if args.output.as_os_str() == "-" {
         check_bytes(&input, to)?;
         convert(&input, to, std::io::stdout().lock(), "<stdout>")?;

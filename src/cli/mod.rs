@@ -5,6 +5,7 @@
 
 mod analyze;
 mod complexity;
+mod compressed;
 mod convert;
 mod gen;
 mod graph;

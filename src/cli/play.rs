@@ -69,7 +69,8 @@ pub fn run(args: PlayArgs) -> Result<(), Error> {
         (None, None) => return Err(Error::Usage("play needs --heaps LIST or a FILE".into())),
     };
     let mut game = Game::new(heaps, args.rule);
-    let console = Console::new(Box::new(io::stdin().lock()), Box::new(io::stderr()));
+    let typed = io::stdin().is_terminal();
+    let console = Console::new(Box::new(io::stdin().lock()), Box::new(io::stderr()), typed);
     let human = [args.first, args.second].contains(&Strategy::Human);
     let mut sides = Sides::new(args.first, args.second, args.seed, console);
     let transcript = Transcript::for_game(&game);

@@ -1,5 +1,5 @@
 //! `nimstream analyze FILE`: the main job; with `--range START..END
-//! --partial`, one range's share of a sharded run (SPEC section 11).
+//! --partial`, one range's share of a sharded run (docs/cluster.md).
 
 use super::compressed;
 use super::names::{check_output_name, Content};

@@ -1,4 +1,4 @@
-//! `nimstream graph FILE`: tokens on a game graph (SPEC section 9).
+//! `nimstream graph FILE`: tokens on a game graph, cycles included.
 
 use super::names::{check_output_name, Content};
 use clap::Args;

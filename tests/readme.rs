@@ -116,22 +116,27 @@ fn run(script: &str) -> String {
     let folder = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::os::unix::fs::symlink(root.join("fixtures"), folder.path().join("fixtures")).unwrap();
-    let binary = Path::new(env!("CARGO_BIN_EXE_nimstream"));
-    let path = format!(
-        "{}:{}",
-        binary.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let output = Command::new("sh")
         .arg("-c")
         .arg(format!("exec 2>&1\n{script}"))
         .current_dir(folder.path())
-        .env("PATH", path)
+        .env("PATH", path_with_the_binary())
         .env("ROOT", root)
         .env_remove("NIMSTREAM_SIMD")
         .output()
         .unwrap();
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// `PATH` with the folder of the binary under test first, so that a script
+/// runs it as `nimstream`.
+fn path_with_the_binary() -> String {
+    let binary = Path::new(env!("CARGO_BIN_EXE_nimstream"));
+    format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 /// A line as compared: the numbers of measurement lines masked.
@@ -291,17 +296,11 @@ fn the_install_lines_work_in_an_empty_home() {
     let lines: Vec<&str> = text.lines().collect();
     let script = block_after(&lines, "<!-- install:").join("\n");
     let home = tempfile::tempdir().unwrap();
-    let binary = Path::new(env!("CARGO_BIN_EXE_nimstream"));
-    let path = format!(
-        "{}:{}",
-        binary.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let output = Command::new("sh")
         .args(["-ec", &script])
         .current_dir(home.path())
         .env("HOME", home.path())
-        .env("PATH", path)
+        .env("PATH", path_with_the_binary())
         .output()
         .unwrap();
     assert!(output.status.success(), "{script}\n{output:?}");

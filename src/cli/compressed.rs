@@ -41,8 +41,13 @@ const COMPRESSORS: [Compressor; 4] = [
     },
 ];
 
-/// The compressor whose magic the file at `path` starts with.
+/// The compressor whose magic the file at `path` starts with. Only a
+/// regular file is looked at: a FIFO's bytes would be taken from the
+/// reader (and opening one blocks once its writer is gone).
 fn compressor_of(path: &Path) -> Option<&'static Compressor> {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     let mut start = [0u8; 6];
     let mut file = std::fs::File::open(path).ok()?;
     let read = file.read(&mut start).ok()?;

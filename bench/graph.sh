@@ -150,7 +150,7 @@ section=$(
     echo "## Game graphs (bench/graph.sh)"
     echo
     echo "Written by \`bench/graph.sh $nodes\` on $(date -u +%Y-%m-%d) (UTC). \`nimstream graph"
-    echo "--json FILE\` against seed 003's fourth program (\`g++ -O2\`, run with \`ulimit -s"
+    echo "--json FILE\` against the game-graph program of the competitive-programming notes (\`g++ -O2\`, run with \`ulimit -s"
     echo "unlimited\`), $runs runs each, alternating, medians of the wall-clock times of"
     echo "\`/usr/bin/time -v\`; peak RSS is the largest of the runs, and B is bytes per"
     echo "node and edge. Inputs from \`examples/graph_gen.rs\` ($tokens tokens, seeds 1 and 2)."

@@ -140,7 +140,7 @@ print(f"""<!-- updates: begin (written by bench/updates.sh; bench/compare.sh kee
 Written by `bench/updates.sh {heaps} {updates} {size}` ({runs} runs per command,
 alternating; medians; peak RSS is the largest of `/usr/bin/time`'s).
 
-Seed 003's second program (`g++ -O2`) against `nimstream updates`, on
+The live-updates program of the competitive-programming notes (`g++ -O2`) against `nimstream updates`, on
 {heaps:,} random 64-bit heaps ({int(dec_bytes) / 2**20:.0f} MiB of `dec`) and {updates:,} updates to
 random heaps with random 64-bit values. The peer reads `n q`, the heaps
 and the 1-based updates on standard input; nimstream reads FILE and
@@ -149,7 +149,7 @@ were checked equal, line by line. Target: nimstream's time ≤ the peer's.
 
 | command | time | ratio to the peer | peak RSS |
 |---|---|---|---|
-| seed 003's program | {med(s["seconds"]):.3f} s | 1 | {mib(s["rss_kib"])} |
+| the notes' updates program | {med(s["seconds"]):.3f} s | 1 | {mib(s["rss_kib"])} |
 | `nimstream updates FILE --updates UFILE` | {med(n["seconds"]):.3f} s | {ratio:.2f} | {mib(n["rss_kib"])} |
 | the same with no updates (the initial pass) | {med(i["seconds"]):.3f} s | {med(i["seconds"]) / med(s["seconds"]):.2f} | {mib(i["rss_kib"])} |
 

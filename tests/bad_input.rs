@@ -390,6 +390,23 @@ fn error_line(output: &Output, status: i32, context: &str) -> String {
     lines[0].to_string()
 }
 
+/// The `error:` line of a command line clap refuses (exit status 2): its
+/// first, which the help pointer clap prints under it follows.
+fn usage_error_line(output: &Output, context: &str) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{context}; stderr: {stderr}");
+    assert!(output.stdout.is_empty(), "{context}");
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("For more information, try '--help'."),
+        "{context}: {stderr:?}"
+    );
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(first.starts_with("error: "), "{context}: {stderr:?}");
+    first.to_string()
+}
+
 fn check_error(case: &Bad, line: &str, name: &str, context: &str) {
     let location = match case.at {
         Some((l, c)) => format!("offset {} (line {l}, column {c}): ", case.offset),
@@ -634,7 +651,7 @@ fn a_budget_below_64_bytes_is_a_usage_error() {
     let shown = path.display().to_string();
     for memory in ["63", "0", "10b", "lots", "1TiB"] {
         let output = nimstream(&["analyze", &shown, "--memory", memory], None);
-        let line = error_line(&output, 2, &format!("--memory {memory}"));
+        let line = usage_error_line(&output, &format!("--memory {memory}"));
         assert!(line.contains("memory"), "{line}");
     }
     let fine = nimstream(&["analyze", &shown, "--memory", "64"], None);
@@ -649,7 +666,7 @@ fn an_unknown_rule_or_format_is_a_usage_error() {
     let shown = path.display().to_string();
     for (flag, value) in [("--rule", "poker"), ("--rule", ""), ("--format", "csv")] {
         let output = nimstream(&["analyze", &shown, flag, value], None);
-        let line = error_line(&output, 2, &format!("{flag} {value}"));
+        let line = usage_error_line(&output, &format!("{flag} {value}"));
         assert!(line.contains(value), "{line}");
     }
 }

@@ -1029,3 +1029,353 @@ fn analyze_shows_progress_on_a_terminal_and_nowhere_else() {
         "no bar when stderr is not a terminal"
     );
 }
+
+#[test]
+fn output_files_named_for_another_format_are_refused() {
+    let sandbox = Sandbox::new();
+    let out = |name: &str| sandbox.path(name).display().to_string();
+    let cases: [(Vec<String>, &str, &str); 6] = [
+        (
+            vec![
+                "analyze".into(),
+                "fixtures/three-four-five.dec".into(),
+                "--move-out".into(),
+                out("to.hex"),
+            ],
+            "to.hex",
+            "--move-out writes bits text, but its name",
+        ),
+        (
+            vec![
+                "analyze".into(),
+                "fixtures/three-four-five.dec".into(),
+                "--nim-sum-out".into(),
+                out("sum.dec"),
+            ],
+            "sum.dec",
+            "--nim-sum-out writes bits text, but its name",
+        ),
+        (
+            vec![
+                "graph".into(),
+                "fixtures/game-graph.txt".into(),
+                "--values-out".into(),
+                out("values.bits"),
+            ],
+            "values.bits",
+            "--values-out writes dec text, but its name",
+        ),
+        (
+            vec![
+                "grundy".into(),
+                "kayles".into(),
+                "--svg".into(),
+                out("values.csv"),
+            ],
+            "values.csv",
+            "--svg writes an SVG drawing, but its name",
+        ),
+        (
+            vec![
+                "grundy".into(),
+                "kayles".into(),
+                "--csv".into(),
+                out("values.u16"),
+            ],
+            "values.u16",
+            "--csv writes CSV, but its name",
+        ),
+        (
+            vec![
+                "grundy".into(),
+                "kayles".into(),
+                "--csv".into(),
+                out("values.svg"),
+            ],
+            "values.svg",
+            "--csv writes CSV, but its name",
+        ),
+    ];
+    for (args, file, why) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = sandbox.run_with_stdin(&args, b"");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let text = String::from_utf8(output.stderr).unwrap();
+        assert!(text.starts_with(&format!("error: {why}")), "{text}");
+        assert!(!sandbox.path(file).exists(), "{file} was written");
+    }
+    // Names that say the right thing, or nothing, are written.
+    for (args, file) in [
+        (
+            vec!["analyze", "fixtures/three-four-five.dec", "--move-out"],
+            "to.bits",
+        ),
+        (
+            vec!["analyze", "fixtures/three-four-five.dec", "--nim-sum-out"],
+            "sum.txt",
+        ),
+        (
+            vec!["graph", "fixtures/game-graph.txt", "--values-out"],
+            "values.dec",
+        ),
+        (vec!["grundy", "kayles", "--svg"], "values.svg"),
+        (vec!["grundy", "kayles", "--csv"], "values"),
+    ] {
+        let path = out(file);
+        sandbox.ok(&[&args[..], &[path.as_str()]].concat());
+        assert!(sandbox.path(file).exists(), "{file}");
+    }
+    assert_eq!(std::fs::read(sandbox.path("to.bits")).unwrap(), b"1\n");
+}
+
+#[test]
+fn usage_errors_keep_clap_tips_and_the_pointer_to_help() {
+    let sandbox = Sandbox::new();
+    for (args, tip) in [
+        (
+            &["anlyze", "x"][..],
+            "tip: a similar subcommand exists: 'analyze'",
+        ),
+        (
+            &["analyze", "--jsn", "x"][..],
+            "tip: a similar argument exists: '--json'",
+        ),
+        (
+            &["analyze", "x", "--memory", "10"][..],
+            "below the minimum of 64 bytes",
+        ),
+    ] {
+        let output = sandbox.run_with_stdin(args, b"");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let text = String::from_utf8(output.stderr).unwrap();
+        assert!(text.starts_with("error: "), "{text}");
+        assert!(text.contains(tip), "{args:?}: {text}");
+        assert!(
+            text.trim_end()
+                .ends_with("For more information, try '--help'."),
+            "{args:?}: {text}"
+        );
+    }
+}
+
+/// Every command clap knows, `help` aside.
+const COMMANDS: [&str; 12] = [
+    "analyze",
+    "updates",
+    "merge",
+    "grundy",
+    "graph",
+    "gen",
+    "convert",
+    "verify",
+    "play",
+    "complexity",
+    "completions",
+    "man",
+];
+
+#[test]
+fn every_subcommand_help_ends_with_its_examples_and_exit_statuses() {
+    let sandbox = Sandbox::new();
+    for command in COMMANDS {
+        let text = sandbox.ok(&[command, "--help"]);
+        let examples = text
+            .find("\nExamples:\n")
+            .unwrap_or_else(|| panic!("{command}: no examples\n{text}"));
+        let after = &text[examples..];
+        let (examples, statuses) = after
+            .split_once("\nExit status:\n")
+            .unwrap_or_else(|| panic!("{command}: no exit statuses\n{text}"));
+        assert!(
+            examples.contains(&format!("\n  nimstream {command} ")),
+            "{command}: {examples}"
+        );
+        // The statuses end the help, one a line, from 0, 2 among them.
+        let codes: Vec<&str> = statuses.lines().map(|l| &l[..3]).collect();
+        assert_eq!(codes[0], "  0", "{command}: {statuses}");
+        assert!(codes.contains(&"  2"), "{command}: {statuses}");
+        assert!(codes
+            .iter()
+            .all(|c| c.starts_with("  ") && c.as_bytes()[2].is_ascii_digit()));
+    }
+    let merge = sandbox.ok(&["merge", "--help"]);
+    assert!(merge.contains("\n  3  a partial, not a report"), "{merge}");
+}
+
+#[test]
+fn man_makes_its_folder_and_every_page_has_examples_line_by_line_and_exit_statuses() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("share/man/man1");
+    sandbox.ok(&["man", "--out-dir", &dir.display().to_string()]);
+    for command in std::iter::once("nimstream".to_string())
+        .chain(COMMANDS.iter().map(|c| format!("nimstream-{c}")))
+    {
+        let page = std::fs::read_to_string(dir.join(format!("{command}.1"))).expect(&command);
+        assert!(!page.contains(".SH EXTRA"), "{command}: {page}");
+        let examples = page.find(".SH EXAMPLES\n.nf\n").expect(&command);
+        let block = &page[examples..page[examples..].find("\n.fi\n").unwrap() + examples];
+        // Each example is its own line: the command in bold, what it
+        // shows indented on the next.
+        let commands = block.lines().filter(|l| l.starts_with("\\fB")).count();
+        let shown = block.lines().filter(|l| l.starts_with("    ")).count();
+        assert!(commands >= 2 && commands == shown, "{command}: {block}");
+        assert!(page.contains(".SH \"EXIT STATUS\"\n.TP\n0\n"), "{command}");
+    }
+    let top = std::fs::read_to_string(dir.join("nimstream.1")).unwrap();
+    assert!(top.contains("\\fBnimstream analyze fixtures/three\\-four\\-five.dec\\fR\n    who wins, and the move\n"), "{top}");
+    assert!(!dir.join("nimstream-help.1").exists());
+}
+
+/// The line of a human report that starts with `label`, without it.
+fn report_line<'r>(report: &'r str, label: &str) -> &'r str {
+    report
+        .lines()
+        .find_map(|line| line.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no {label} line: {report}"))
+        .trim_start()
+}
+
+#[test]
+fn the_human_report_shows_long_values_by_their_ends_and_json_keeps_them_whole() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.path("long.dec").display().to_string();
+    let gen = [
+        "gen", "-f", "dec", "--heaps", "40", "--bits", "1..4096", "--seed", "5", "-o", &file,
+    ];
+    sandbox.run_with_stdin(&gen, b"");
+    let json: Json = serde_json::from_str(&sandbox.ok(&["analyze", &file, "--json"])).unwrap();
+    let human = sandbox.ok(&["analyze", &file]);
+    // A screen, not kilobytes of digits.
+    assert!(human.len() < 1500, "{} bytes: {human}", human.len());
+    assert!(
+        human.lines().all(|line| line.chars().count() < 250),
+        "{human}"
+    );
+
+    let line = report_line(&human, "move");
+    let whole = |value: &Json| value["dec"].as_str().unwrap().to_string();
+    for part in ["remove", "from", "to"] {
+        let digits = whole(&json["move"][part]);
+        let bits = json["move"][part]["bit_length"].as_u64().unwrap();
+        let shown = match digits.len() > 40 {
+            true => format!(
+                "{}…{} ({bits} bits)",
+                &digits[..12],
+                &digits[digits.len() - 12..]
+            ),
+            false => digits.clone(),
+        };
+        assert!(line.contains(&shown), "{part}: {shown} in {line}");
+    }
+    assert!(line.ends_with("(--json prints them whole)"), "{line}");
+    assert!(
+        whole(&json["move"]["from"]).len() > 1000,
+        "--json keeps every digit"
+    );
+
+    let hex = json["nim_sum"]["hex"].as_str().unwrap();
+    let nim_sum = report_line(&human, "nim-sum");
+    assert!(
+        nim_sum.contains(&format!("hex {}…{}", &hex[..12], &hex[hex.len() - 12..])),
+        "{nim_sum}"
+    );
+    assert!(nim_sum.ends_with("; --json prints it whole)"), "{nim_sum}");
+}
+
+#[test]
+fn an_instance_with_no_move_at_all_says_so() {
+    let sandbox = Sandbox::new();
+    for (text, game) in [
+        ("", "nim"),
+        ("0 0 0\n", "nim"),
+        ("", "kayles"),
+        ("0\n", "sub:1,2"),
+    ] {
+        let path = sandbox.file("none.dec", text.as_bytes());
+        let human = sandbox.ok(&["analyze", &path, "--game", game]);
+        assert_eq!(
+            report_line(&human, "move"),
+            "none: there is no move (no heap is non-zero)",
+            "{text:?} under {game}"
+        );
+    }
+    // A position with moves, none of them winning, still says so.
+    let path = sandbox.file("pairs.dec", b"3 3\n");
+    let human = sandbox.ok(&["analyze", &path]);
+    assert_eq!(
+        report_line(&human, "move"),
+        "none wins: every move leaves a winning position"
+    );
+}
+
+#[test]
+fn a_compressed_input_gets_a_hint_to_decompress_it_on_the_way_in() {
+    let sandbox = Sandbox::new();
+    let gzip = |name: &str, text: &[u8]| {
+        use std::io::Write;
+        let mut child = Command::new("gzip")
+            .arg("-c")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("gzip runs");
+        child.stdin.take().unwrap().write_all(text).unwrap();
+        let packed = child.wait_with_output().unwrap().stdout;
+        assert_eq!(&packed[..2], [0x1f, 0x8b]);
+        sandbox.file(name, &packed)
+    };
+    let named = gzip("r.hex.gz", b"3 4 5\n");
+    // Raw bytes would read the compressed data as heaps: refused, as a
+    // name without a format is.
+    let raw = gzip("r.u8.gz", b"\x03\x04\x05");
+    let misnamed = gzip("r.hex", b"3 4 5\n");
+    for (args, status, command) in [
+        (
+            vec!["analyze", &named],
+            2,
+            format!("gzip -dc {named} | nimstream analyze - -f hex"),
+        ),
+        (
+            vec!["analyze", &named, "-f", "hex"],
+            2,
+            format!("gzip -dc {named} | nimstream analyze - -f hex"),
+        ),
+        (
+            vec!["analyze", &raw, "-f", "u8"],
+            2,
+            format!("gzip -dc {raw} | nimstream analyze - -f u8"),
+        ),
+        (
+            vec!["convert", &named, "--to", "dec"],
+            2,
+            format!("gzip -dc {named} | nimstream convert - -f hex"),
+        ),
+        (
+            vec!["analyze", &misnamed],
+            1,
+            format!("gzip -dc {misnamed} | nimstream analyze - -f hex"),
+        ),
+    ] {
+        let output = sandbox.run_with_stdin(&args, b"");
+        assert_eq!(output.status.code(), Some(status), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let text = String::from_utf8(output.stderr).unwrap();
+        assert!(text.contains("it is gzip-compressed"), "{text}");
+        assert!(text.trim_end().ends_with(&format!("`{command}`")), "{text}");
+    }
+    // The way the hint says works.
+    let piped = Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "gzip -dc {named} | {} analyze - -f hex --json",
+                env!("CARGO_BIN_EXE_nimstream")
+            ),
+        ])
+        .output()
+        .unwrap();
+    let report: Json = serde_json::from_slice(&piped.stdout).unwrap();
+    assert_eq!(report["nim_sum"], value(2));
+}

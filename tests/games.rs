@@ -591,3 +591,50 @@ fn tokens_read_in_pieces_from_a_file_match_the_same_bytes_in_memory() {
         }
     }
 }
+
+#[test]
+fn grundy_computes_the_values_max_values_asks_for_and_says_so() {
+    // octal:0.6 proves no period within 100 values: the table, the count
+    // and the error all speak of the 100 asked for, not of the 120 shown
+    // by default.
+    let (text, _, status) = nimstream(&["grundy", "octal:0.6", "--max-values", "100"]);
+    assert_eq!(status, 0);
+    assert!(
+        text.contains("values    no period proven within 100 values\n"),
+        "{text}"
+    );
+    assert!(text.contains("computed  100 values in "), "{text}");
+    let is_row = |line: &&str| {
+        line.split(':')
+            .next()
+            .unwrap()
+            .trim()
+            .parse::<u64>()
+            .is_ok()
+    };
+    let rows: Vec<&str> = text.lines().filter(is_row).collect();
+    let shown: usize = rows
+        .iter()
+        .map(|row| row.split_whitespace().count() - 1)
+        .sum();
+    assert_eq!(shown, 100, "{text}");
+    let (_, error, status) = nimstream(&[
+        "grundy",
+        "octal:0.6",
+        "--max-values",
+        "100",
+        "--heap",
+        "1000",
+    ]);
+    assert_eq!(status, 2, "{error}");
+    assert!(
+        error.starts_with("error: heap 1000 lies past the 100 values computed for octal:0.6,"),
+        "{error}"
+    );
+    // With a period proven, --values shows as many as asked, from it.
+    let (text, _, _) = nimstream(&["grundy", "kayles", "--values", "240", "--max-values", "200"]);
+    assert!(
+        text.contains("\n     228:   4   1   2   8   1   4   7   2   1   8   2   7\n"),
+        "{text}"
+    );
+}

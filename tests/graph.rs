@@ -364,7 +364,7 @@ fn run_error(args: &[&str], stdin: &[u8]) -> String {
     stderr
 }
 
-const SEED: &str = "fixtures/seed003-graph.dec";
+const SEED: &str = "fixtures/game-graph.txt";
 
 #[test]
 fn the_seed_example_in_text() {
@@ -373,7 +373,7 @@ fn the_seed_example_in_text() {
     assert_eq!(
         lines[..6],
         [
-            "input   fixtures/seed003-graph.dec (44 bytes)",
+            "input   fixtures/game-graph.txt (44 bytes)",
             "graph   7 nodes, 8 edges; no cycle can be reached",
             "tokens  3: values #0 = 0, #1 = 1, #2 = 0",
             "sum     1 = 0b1",

@@ -116,22 +116,27 @@ fn run(script: &str) -> String {
     let folder = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::os::unix::fs::symlink(root.join("fixtures"), folder.path().join("fixtures")).unwrap();
-    let binary = Path::new(env!("CARGO_BIN_EXE_nimstream"));
-    let path = format!(
-        "{}:{}",
-        binary.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let output = Command::new("sh")
         .arg("-c")
         .arg(format!("exec 2>&1\n{script}"))
         .current_dir(folder.path())
-        .env("PATH", path)
+        .env("PATH", path_with_the_binary())
         .env("ROOT", root)
         .env_remove("NIMSTREAM_SIMD")
         .output()
         .unwrap();
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// `PATH` with the folder of the binary under test first, so that a script
+/// runs it as `nimstream`.
+fn path_with_the_binary() -> String {
+    let binary = Path::new(env!("CARGO_BIN_EXE_nimstream"));
+    format!(
+        "{}:{}",
+        binary.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 /// A line as compared: the numbers of measurement lines masked.
@@ -268,4 +273,122 @@ fn measurement_lines_are_compared_without_their_numbers() {
     assert_eq!(comparable("nim-sum  2 = 0b10"), "nim-sum  2 = 0b10");
     assert!(mismatch("text", &["winner  first"], "winner  second\n").is_some());
     assert!(mismatch("text", &["$ nimstream x", "a"], "a\n").is_none());
+}
+
+/// The body of the first fenced block after the line that starts with
+/// `marker`.
+fn block_after<'t>(lines: &[&'t str], marker: &str) -> Vec<&'t str> {
+    let at = lines
+        .iter()
+        .position(|line| line.starts_with(marker))
+        .unwrap_or_else(|| panic!("no line starting with {marker}"));
+    let quote = fenced_body(lines, at + 1, String::new());
+    lines[quote.body].to_vec()
+}
+
+#[test]
+fn the_install_lines_work_in_an_empty_home() {
+    let text = std::fs::read_to_string(readme_path()).unwrap();
+    assert!(
+        text.contains("\ncargo install --path . --locked\n"),
+        "the install keeps Cargo.lock's versions"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let script = block_after(&lines, "<!-- install:").join("\n");
+    let home = tempfile::tempdir().unwrap();
+    let output = Command::new("sh")
+        .args(["-ec", &script])
+        .current_dir(home.path())
+        .env("HOME", home.path())
+        .env("PATH", path_with_the_binary())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{script}\n{output:?}");
+    for file in [
+        ".local/share/bash-completion/completions/nimstream",
+        ".zfunc/_nimstream",
+        ".config/fish/completions/nimstream.fish",
+        ".local/share/man/man1/nimstream-analyze.1",
+    ] {
+        let written = std::fs::metadata(home.path().join(file)).map(|m| m.len());
+        assert!(
+            written.as_ref().is_ok_and(|&bytes| bytes > 0),
+            "{file}: {written:?}"
+        );
+    }
+}
+
+#[test]
+fn the_docs_point_nowhere_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Texts a user of the repository does not have.
+    let outside = [
+        "spec section",
+        "spec.md",
+        "seed 00",
+        "seed's",
+        "seed text",
+        "../shared",
+    ];
+    for doc in ["README.md", "docs/ARCHITECTURE.md", "docs/cluster.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            for word in outside {
+                assert!(
+                    !lower.contains(word),
+                    "{doc}:{}: {word}: {line}",
+                    number + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fixtures_are_what_the_readme_says() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(readme_path()).unwrap();
+    let start = text
+        .find("The fixtures under `fixtures/`:")
+        .expect("the README says what the fixtures are");
+    let said = &text[start..start + text[start..].find("\n\n").unwrap()];
+    let nimstream = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    for entry in std::fs::read_dir(root.join("fixtures")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let path = format!("fixtures/{name}");
+        if name.starts_with("three-four-five.") {
+            assert!(said.contains("`three-four-five.*`"), "{said}");
+            let report = nimstream(&["analyze", &path, "--json"]);
+            assert_eq!(
+                (report["heaps"].as_u64(), report["big"].as_u64()),
+                (Some(3), Some(3))
+            );
+            assert_eq!(report["nim_sum"]["dec"], "2", "{name}");
+            continue;
+        }
+        assert!(
+            said.contains(&format!("`{name}`")),
+            "{name} is not named: {said}"
+        );
+        if name.starts_with("misere-") {
+            let report = nimstream(&["analyze", &path, "--json", "--rule", "misere"]);
+            let ones = if name.contains("-three-") { 3 } else { 4 };
+            assert_eq!(
+                (report["ones"].as_u64(), report["big"].as_u64()),
+                (Some(ones), Some(0))
+            );
+        } else {
+            let report = nimstream(&["graph", &path, "--json"]);
+            assert_eq!(report["nodes"], 7, "{name}");
+        }
+    }
 }

@@ -151,9 +151,11 @@ fn report(args: &[&str]) -> Json {
 #[test]
 fn reading_without_a_map_gives_the_same_reports() {
     let dir = tempfile::tempdir().unwrap();
+    // Every instance among the fixtures (the game graph is none).
     let mut inputs: Vec<PathBuf> = std::fs::read_dir("fixtures")
         .unwrap()
         .map(|entry| entry.unwrap().path())
+        .filter(|path| path.file_name() != Some("game-graph.txt".as_ref()))
         .collect();
     inputs.push(generate(
         dir.path(),
@@ -342,7 +344,7 @@ fn unwritable_output_paths_are_an_error_naming_them() {
         let commands: [Vec<&str>; 4] = [
             vec!["analyze", path_str(&input), "--nim-sum-out", out_text],
             vec!["analyze", path_str(&input), "--move-out", out_text],
-            vec!["gen", "--format", "dec", "--heaps", "3", "-o", out_text],
+            vec!["gen", "--format", "bits", "--heaps", "3", "-o", out_text],
             vec!["convert", path_str(&input), "--to", "bits", "-o", out_text],
         ];
         for args in commands {

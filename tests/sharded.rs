@@ -338,3 +338,130 @@ fn partials_of_other_files_or_gaps_do_not_merge() {
         assert_eq!(error.exit_code(), 2, "{error}");
     }
 }
+
+/// Runs the built `nimstream` in `dir` with `stdin`: (stdout, stderr,
+/// status).
+fn nimstream_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (String, String, Option<i32>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let output = child.wait_with_output().unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (
+        text(output.stdout),
+        text(output.stderr),
+        output.status.code(),
+    )
+}
+
+#[test]
+fn a_merge_that_is_not_a_report_says_so_on_stderr_and_exits_3() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two equal 300-bit heaps cancel: the msb of the nim-sum (5) lies far
+    // below the longest heap, so the first phase cannot find its holders.
+    let long = (num_bigint::BigUint::from(1u8) << 300u32) + 12345u32;
+    let text = format!("{long} {long} 5\n");
+    std::fs::write(dir.path().join("p.dec"), &text).unwrap();
+    let size = text.len();
+    let run = |args: &[&str], stdin: &[u8]| nimstream_in(dir.path(), args, stdin);
+    let partial = |range: String| {
+        let (out, err, status) = run(&["analyze", "p.dec", "--range", &range, "--partial"], b"");
+        assert_eq!((status, err.as_str()), (Some(0), ""), "{range}");
+        out
+    };
+    let (first, second) = (partial("0..50".into()), partial(format!("50..{size}")));
+
+    // A range left out: the merged partial on stdout, a line on stderr.
+    let (out, err, status) = run(&["merge", "-"], first.as_bytes());
+    assert_eq!(status, Some(3), "{err}");
+    assert!(
+        out.starts_with(r#"{"nimstream_partial":1,"#) && out.contains(r#""range":[0,50]"#),
+        "{out}"
+    );
+    assert_eq!(
+        err,
+        format!(
+            "merge: a partial, not a report: the partials cover bytes 0..50 of the {size} of \
+             p.dec; merge the partial printed with those of the other bytes\n"
+        )
+    );
+
+    // Every range: the plan of the second phase, said so.
+    let (plan, err, status) = run(&["merge", "-", "--json"], (first + &second).as_bytes());
+    assert_eq!(status, Some(3), "{err}");
+    assert!(err.starts_with("merge: a plan, not a report: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    std::fs::write(dir.path().join("plan.json"), &plan).unwrap();
+
+    // The second phase merged with the plan: the report, exit 0, nothing
+    // on stderr; it names the first heap holding bit 2, the 5.
+    let mut holders = plan.clone();
+    for range in ["0..50".to_string(), format!("50..{size}")] {
+        let args = [
+            "analyze",
+            "p.dec",
+            "--range",
+            &range,
+            "--partial",
+            "--phase2",
+            "plan.json",
+        ];
+        holders += &run(&args, b"").0;
+    }
+    let (report, err, status) = run(&["merge", "-", "--json"], holders.as_bytes());
+    assert_eq!((status, err.as_str()), (Some(0), ""));
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["move"]["heap"], 2, "{report}");
+}
+
+#[test]
+fn partials_that_do_not_fit_are_refused_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.dec"), b"3 4 5\n").unwrap();
+    std::fs::write(dir.path().join("b.dec"), b"3 4 6 7\n").unwrap();
+    let partial = |file: &str, range: &str| {
+        nimstream_in(
+            dir.path(),
+            &["analyze", file, "--range", range, "--partial"],
+            b"",
+        )
+        .0
+    };
+    let mixed = partial("a.dec", "0..6") + &partial("b.dec", "0..8");
+    let (out, err, status) = nimstream_in(dir.path(), &["merge", "-"], mixed.as_bytes());
+    assert_eq!((status, out.as_str()), (Some(2), ""));
+    assert_eq!(
+        err,
+        "error: cannot merge these partials: their inputs differ (a.dec (dec, 6 bytes) and \
+         b.dec (dec, 8 bytes))\n"
+    );
+    let misere = nimstream_in(
+        dir.path(),
+        &[
+            "analyze",
+            "a.dec",
+            "--range",
+            "3..6",
+            "--partial",
+            "--rule",
+            "misere",
+        ],
+        b"",
+    )
+    .0;
+    let rules = partial("a.dec", "0..3") + &misere;
+    let (_, err, status) = nimstream_in(dir.path(), &["merge", "-"], rules.as_bytes());
+    assert_eq!(status, Some(2));
+    assert_eq!(
+        err,
+        "error: cannot merge these partials: their rules differ (normal and misere)\n"
+    );
+}

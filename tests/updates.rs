@@ -6,7 +6,7 @@
 //! tested in `updates_cli.rs`.
 
 use nimstream::report::Value;
-use nimstream::updates::{serve, Position, Status, Style, UpdateOptions};
+use nimstream::updates::{serve, BadLines, Position, Status, Style, UpdateOptions};
 use nimstream::workbench::encode::{write_header, write_heap};
 use nimstream::{analyze_bytes, Format, Options, Rule};
 use num_bigint::BigUint;
@@ -366,6 +366,7 @@ fn serve_answers_every_line_and_stops_at_the_first_bad_one() {
         "u.txt",
         &mut out,
         Style::Json,
+        BadLines::Stop,
     )
     .unwrap_err();
     assert_eq!(
@@ -379,4 +380,43 @@ fn serve_answers_every_line_and_stops_at_the_first_bad_one() {
     assert_eq!(last["nim_sum"]["dec"], "21");
     assert_eq!(last["update"], 2);
     assert_eq!(last["heap"], 2);
+}
+
+#[test]
+fn serve_reports_a_bad_line_and_goes_on_when_told_to() {
+    let options = UpdateOptions::default();
+    let mut position = Position::from_bytes(b"3 4 5", Format::Dec, "three", &options).unwrap();
+    let (mut out, mut errors) = (Vec::new(), Vec::new());
+    // Bad lines met ahead of the one applied, and one after a wait: every
+    // good line is answered, each bad one reported once, in order.
+    let stream = b"0 1\n7 2\n2 0x10\n1 12x\n\n0 0\nfoo\n";
+    serve(
+        &mut position,
+        &mut &stream[..],
+        "-",
+        &mut out,
+        Style::Json,
+        BadLines::Report(&mut errors),
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(errors).unwrap(),
+        "error: <stdin>: offset 4 (line 2, column 1): heap 7 is out of range: three has 3 \
+         heaps (0 to 2)\n\
+         error: <stdin>: offset 19 (line 4, column 5): expected a decimal digit, found 'x' (0x78)\n\
+         error: <stdin>: offset 26 (line 7, column 1): expected a heap index (decimal digits), \
+         found 'f' (0x66)\n"
+    );
+    let lines: Vec<serde_json::Value> = std::str::from_utf8(&out)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    // The initial position, then heaps 1 4 5, 1 4 16, 0 4 16.
+    let sums: Vec<&str> = lines
+        .iter()
+        .map(|l| l["nim_sum"]["dec"].as_str().unwrap())
+        .collect();
+    assert_eq!(sums, ["2", "0", "21", "20"]);
+    assert_eq!(lines[3]["update"], 3);
 }

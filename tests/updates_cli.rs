@@ -1,7 +1,9 @@
 //! `nimstream updates` as a user runs it: the seed's example against the
 //! seed's own program (tests/readme.rs checks the README's), JSON lines, errors
-//! after the answers to the good lines, standard input refused as FILE,
-//! and each answer flushed before the next update is read.
+//! after the answers to the good lines (the session ends at one from a
+//! pipe, and goes on when the lines are typed at a terminal), standard
+//! input refused as FILE, and each answer flushed before the next update
+//! is read.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
@@ -272,4 +274,44 @@ fn an_empty_file_has_no_heap_to_update() {
     );
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(stderr, format!("error: <stdin>: offset 0 (line 1, column 1): heap 0 is out of range: {name} has no heaps\n"));
+}
+
+#[test]
+fn typed_at_a_terminal_a_bad_line_is_reported_and_the_session_goes_on() {
+    // util-linux `script` runs the session on a pseudo-terminal and types
+    // its standard input there (the terminal echoes it), then the end of
+    // input (Ctrl-D).
+    let command = format!(
+        "{} updates fixtures/three-four-five.dec",
+        env!("CARGO_BIN_EXE_nimstream")
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("util-linux script runs");
+    let typed = b"0 1\n7 2\nfoo\n2 3\n";
+    child.stdin.take().unwrap().write_all(typed).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let screen = String::from_utf8(output.stdout).unwrap().replace('\r', "");
+    let answers: Vec<&str> = screen
+        .lines()
+        .filter(|line| line.starts_with("update ") || line.starts_with("error: "))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            "update 1, heap 0  winner second  nim-sum 0 = 0x0",
+            "error: <stdin>: offset 4 (line 2, column 1): heap 7 is out of range: \
+             fixtures/three-four-five.dec has 3 heaps (0 to 2)",
+            "error: <stdin>: offset 8 (line 3, column 1): expected a heap index (decimal \
+             digits), found 'f' (0x66)",
+            // Heaps 1 4 3 after the third good line.
+            "update 2, heap 2  winner first   nim-sum 6 = 0x6",
+        ],
+        "{screen}"
+    );
 }

@@ -394,3 +394,66 @@ fn convert_takes_the_format_from_the_output_name_and_refuses_a_contradiction() {
     bench.ok(&["convert", "small.dec", "--to", "bits", "-o", "x.txt"]);
     assert_eq!(bench.read("x.txt"), b"11\n100\n101\n");
 }
+
+#[test]
+fn gen_takes_its_format_from_the_output_name_and_refuses_a_contradiction() {
+    let bench = Workbench::new();
+    let args = ["--heaps", "3", "--bits", "1..4", "--seed", "1"];
+    // The issue's instance: bits text under a hex name would be read as hex.
+    let contradiction =
+        bench.run(&[&["gen", "--format", "bits", "-o", "q.hex"][..], &args].concat());
+    assert_eq!(contradiction.status.code(), Some(2));
+    let text = String::from_utf8(contradiction.stderr).unwrap();
+    assert_eq!(
+        text,
+        "error: --format bits contradicts the output's name q.hex, which reads as hex: drop \
+         --format or name the file .bits\n"
+    );
+    assert!(!bench.path("q.hex").exists(), "nothing is written");
+
+    // Without --format, the name says hex: the bytes of --format hex, and
+    // analyze finds the nim-sum gen summed.
+    let summary = bench.gen("q.hex", &args);
+    let hex = bench.ok(&[&["gen", "--format", "hex"][..], &args].concat());
+    assert_eq!(bench.read("q.hex"), hex.stdout);
+    let (report, nim_sum) = bench.analyze("q.hex");
+    assert_eq!(summary["nim_sum_sha256"], sha256_hex(&nim_sum));
+    assert_eq!(report["input"]["format"], "hex");
+    bench.ok(&[&["gen", "-f", "u16le", "-o", "q.U16"][..], &args].concat());
+    assert_eq!(bench.analyze("q.U16").0["input"]["format"], "u16le");
+
+    for (output, why) in [
+        ("-", "--format is needed when writing to standard output"),
+        (
+            "q.txt",
+            "--format is needed: the output's name q.txt names no format",
+        ),
+    ] {
+        let run = bench.run(&[&["gen", "-o", output][..], &args].concat());
+        assert_eq!(run.status.code(), Some(2), "{output}");
+        let text = String::from_utf8(run.stderr).unwrap();
+        assert!(text.starts_with(&format!("error: {why}")), "{text}");
+    }
+    bench.ok(&[&["gen", "--format", "bits", "-o", "q.txt"][..], &args].concat());
+}
+
+#[test]
+fn convert_takes_the_input_format_as_format_or_f_and_from_as_an_alias() {
+    let bench = Workbench::new();
+    for flag in ["--format", "-f", "--from"] {
+        let output =
+            bench.run_with_stdin(&["convert", "-", flag, "dec", "--to", "hex"], b"3 4 255\n");
+        assert!(output.status.success(), "{flag}");
+        assert_eq!(output.stdout, b"3\n4\nff\n", "{flag}");
+    }
+    let missing = bench.run_with_stdin(&["convert", "-", "--to", "hex"], b"3\n");
+    assert_eq!(missing.status.code(), Some(2));
+    let text = String::from_utf8(missing.stderr).unwrap();
+    assert!(
+        text.starts_with("error: <stdin>: standard input needs --format"),
+        "{text}"
+    );
+    let help = bench.ok(&["convert", "--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("-f, --format <FORMAT>"), "{help}");
+}

@@ -226,3 +226,84 @@ fn play_on_a_big_instance_shows_the_heap_that_moved_not_every_heap() {
     );
     assert_eq!(last_line(&output), "4 moves; stopped by --max-moves");
 }
+
+#[test]
+fn a_quiet_game_shows_its_moves_on_a_terminal_and_clears_them() {
+    // util-linux `script` gives the game a pseudo-terminal; the bar is
+    // asked to appear at once.
+    let command = format!(
+        "{} play --heaps 1000000000,3 --first delay --second delay -q --max-moves 200000",
+        env!("CARGO_BIN_EXE_nimstream")
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    assert!(output.status.success(), "{output:?}");
+    let screen = String::from_utf8_lossy(&output.stdout).replace('\r', "");
+    assert!(screen.contains("/200,000 moves ("), "{screen}");
+    let last = screen.rsplit("\u{1b}[2K").next().unwrap();
+    assert!(
+        last.ends_with("200000 moves; stopped by --max-moves\n"),
+        "{screen}"
+    );
+
+    // Not without a terminal, and not where the moves are printed on it.
+    let piped = std::process::Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args([
+            "play", "--heaps", "30,3", "-q", "--first", "delay", "--second", "delay",
+        ])
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
+    assert!(
+        piped.status.success() && piped.stderr.is_empty(),
+        "{piped:?}"
+    );
+    let command = format!("{} play --heaps 3,4,5", env!("CARGO_BIN_EXE_nimstream"));
+    let moves = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NIMSTREAM_PROGRESS_AFTER_MS", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&moves.stdout).contains(" moves ("));
+}
+
+#[test]
+fn a_human_side_quits_with_q_and_at_a_terminal_with_ctrl_d() {
+    let args = [
+        "play", "--heaps", "3,4", "--first", "human", "--second", "delay",
+    ];
+    let output = nimstream(&args, "0 1\nq\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "3 4  nim-sum 111  first  takes 1 from heap 0\n\
+         2 4  nim-sum 110  second takes 1 from heap 1\n\
+         2 3  nim-sum 001\n\
+         2 moves; the first player quit\n"
+    );
+    assert!(stderr(&output).contains("enter HEAP COUNT (q quits): "));
+
+    // Typed at a terminal (util-linux `script` types the input, then the
+    // end of input, Ctrl-D): the end of input quits too.
+    let command = format!("{} {}", env!("CARGO_BIN_EXE_nimstream"), args.join(" "));
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("util-linux script runs");
+    child.stdin.take().unwrap().write_all(b"0 1\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let screen = String::from_utf8_lossy(&output.stdout).replace('\r', "");
+    assert!(
+        screen.ends_with("\n2 moves; the first player quit\n"),
+        "{screen}"
+    );
+    assert!(!screen.contains("error"), "{screen}");
+}

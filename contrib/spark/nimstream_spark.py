@@ -1,7 +1,7 @@
 """Run `nimstream analyze` on Apache Spark: byte ranges as tasks, the
 nimstream binary as the worker, a tree reduction of the partial summaries
-(SPEC section 11; the protocol is documented in docs/cluster.md and in
-the crate's `sharded` module).
+(the protocol is documented in docs/cluster.md and in the crate's
+`sharded` module).
 
     spark-submit [--files /path/to/nimstream] nimstream_spark.py FILE \
         [--format F] [--rule R] [--game G] [--ranges N] [--json] \
@@ -13,16 +13,18 @@ present on every node, or the name of a file shipped with `--files`
 (found with SparkFiles), or a command on the executors' PATH (the
 default, `nimstream`). Standard output carries only the report, exactly
 as `nimstream analyze` prints it; Spark's own logging stays on standard
-error, at level ERROR. Exit status: 0, or nimstream's (1 bad input, 2 bad
-usage).
+error, at level ERROR from the job's start (see `quiet_spark`). Exit
+status: 0, or nimstream's (1 bad input, 2 bad usage).
 
 Nothing here computes: the job cuts the file into N byte ranges, runs
 `nimstream analyze FILE --range START..END --partial` on each (one task
 a range), merges the partials with `nimstream merge` on the executors, in
 groups of at most FAN_IN, level by level, and the last group on the
-driver, which prints the report. When that merge answers with the plan
-of the second phase (rare: the nim-sum's msb far below the longest heap),
-each range runs `--phase2` and the same reduction follows.
+driver, which prints the report. A merge of some of the ranges prints
+their partial with exit status 3 (NOT_A_REPORT); when the last merge
+answers so, its partial is the plan of the second phase (rare: the
+nim-sum's msb far below the longest heap), each range runs `--phase2` and
+the same reduction follows.
 
 Importable: `run(spark_context, path, ...)` returns the report's text.
 """
@@ -37,6 +39,10 @@ DEFAULT_RANGE_BYTES = 256 << 20
 
 #: Partials merged by one `nimstream merge` in the tree reduction.
 FAN_IN = 16
+
+#: The exit status of a `nimstream merge` that printed a partial (of part
+#: of the file, or the plan of the second phase), not a report.
+NOT_A_REPORT = 3
 
 
 class NimstreamError(Exception):
@@ -66,18 +72,32 @@ def resolve_binary(nimstream):
     return nimstream
 
 
-def call(nimstream, args, stdin_text=None):
-    """Runs nimstream with `args`; its standard output, or NimstreamError."""
+def call(nimstream, args, stdin_text=None, also_fine=()):
+    """Runs nimstream with `args`; its standard output and exit status, or
+    NimstreamError for a status other than 0 and those in `also_fine`."""
     done = subprocess.run(
         [resolve_binary(nimstream)] + args,
         input=stdin_text,
         capture_output=True,
         text=True,
     )
-    if done.returncode != 0:
+    if done.returncode != 0 and done.returncode not in also_fine:
         message = done.stderr.strip() or "nimstream exited with %d" % done.returncode
         raise NimstreamError(done.returncode, message)
-    return done.stdout
+    return done.stdout, done.returncode
+
+
+def analyze_call(nimstream, args, stdin_text=None):
+    """`nimstream analyze`: its standard output, or NimstreamError."""
+    return call(nimstream, args, stdin_text)[0]
+
+
+def merge_call(nimstream, args, stdin_text):
+    """`nimstream merge`: its standard output, and whether it is the report
+    (exit status 0) rather than a partial (NOT_A_REPORT: part of the file,
+    or the plan of the second phase)."""
+    out, status = call(nimstream, ["merge"] + args, stdin_text, (NOT_A_REPORT,))
+    return out, status == 0
 
 
 def cut(size, count):
@@ -107,7 +127,7 @@ def tree_merge(keyed, nimstream, count):
 def merge_group(nimstream, group):
     """One `nimstream merge -` over a group of (index, partial) pairs."""
     lines = "".join(partial for _, partial in sorted(group))
-    return call(nimstream, ["merge", "-"], lines)
+    return merge_call(nimstream, ["-"], lines)[0]
 
 
 #: The SparkContexts this module was shipped to (its functions run in
@@ -130,29 +150,32 @@ def run(sc, path, fmt="auto", rule="normal", game="nim", ranges=None,
     every node opens."""
     ship_module(sc)
     path = os.path.abspath(path) if not os.path.isabs(path) else path
-    size = os.path.getsize(path)
-    count = ranges or default_ranges(size)
     common = ["--format", fmt, "--rule", rule, "--game", game, "-j", "1"]
     # Bad usage (a format, rule or game nimstream refuses, a file it cannot
     # open) shows here, on the driver, with nimstream's own message: an
     # empty range reads nothing.
-    call(nimstream, ["analyze", path, "--range", "0..0", "--partial"] + common)
+    analyze_call(nimstream, ["analyze", path, "--range", "0..0", "--partial"] + common)
+    size = os.path.getsize(path)
+    count = ranges or default_ranges(size)
 
     def analyze(index_range, extra=(), stdin_text=None):
         index, (start, end) = index_range
         args = ["analyze", path, "--range", "%d..%d" % (start, end), "--partial"]
-        return index, call(nimstream, args + common + list(extra), stdin_text)
+        return index, analyze_call(nimstream, args + common + list(extra), stdin_text)
 
     tasks = sc.parallelize(list(enumerate(cut(size, count))), count)
     first = tree_merge(tasks.map(analyze), nimstream, count)
     flags = ["--json"] if json_out else []
-    answer = call(nimstream, ["merge", "-"] + flags, "".join(first))
-    if not answer.startswith('{"nimstream_partial"'):
+    answer, is_report = merge_call(nimstream, ["-"] + flags, "".join(first))
+    if is_report:
         return answer
     plan = answer
     second = tasks.map(lambda kr: analyze(kr, ["--phase2", "-"], plan))
     holders = tree_merge(second, nimstream, count)
-    return call(nimstream, ["merge", "-"] + flags, plan + "".join(holders))
+    report, is_report = merge_call(nimstream, ["-"] + flags, plan + "".join(holders))
+    if not is_report:
+        raise NimstreamError(NOT_A_REPORT, "the merge of the second phase gave no report")
+    return report
 
 
 def arguments(argv):
@@ -174,14 +197,31 @@ def arguments(argv):
     return parser.parse_args(argv)
 
 
+def quiet_spark(conf):
+    """Spark logs at level ERROR from the job's start: `spark.log.level`
+    sets it once the SparkContext has started, and until then log4j's root
+    level is FATAL, so that the context's own start (some 40 INFO lines)
+    prints nothing. (Not ERROR: Spark takes a root logger at ERROR under
+    log4j's built-in configuration for no configuration at all, and loads
+    its defaults, at INFO.) spark-submit's launcher may warn before the job
+    runs (a host name that resolves to a loopback address: set
+    SPARK_LOCAL_IP)."""
+    from pyspark import SparkContext
+
+    conf.set("spark.log.level", "ERROR")
+    SparkContext._ensure_initialized(conf=conf)
+    log4j = SparkContext._jvm.org.apache.logging.log4j
+    log4j.core.config.Configurator.setRootLevel(log4j.Level.FATAL)
+
+
 def main(argv=None):
     args = arguments(argv)
     from pyspark import SparkConf, SparkContext
 
     conf = (SparkConf().setAppName("nimstream")
             .setIfMissing("spark.ui.showConsoleProgress", "false"))
+    quiet_spark(conf)
     sc = SparkContext(conf=conf)
-    sc.setLogLevel("ERROR")
     try:
         report = run(sc, args.file, args.format, args.rule, args.game,
                      args.ranges, args.json, args.nimstream)

@@ -74,8 +74,9 @@ class SparkJob(unittest.TestCase):
         cls.sc.stop()
         shutil.rmtree(cls.dir)
 
-    def nimstream_run(self, *args):
-        return subprocess.run([self.nimstream] + list(args), capture_output=True, text=True)
+    def nimstream_run(self, *args, input=None):
+        return subprocess.run([self.nimstream] + list(args), capture_output=True, text=True,
+                              input=input)
 
     def generate(self, fmt, *args):
         path = os.path.join(self.dir, "%s-%d.%s" % (fmt, len(os.listdir(self.dir)), fmt))
@@ -138,6 +139,22 @@ class SparkJob(unittest.TestCase):
         with self.assertRaises(nimstream_spark.NimstreamError) as failed:
             self.job(path, 2, rule="sideways")
         self.assertEqual(failed.exception.status, 2)
+        with self.assertRaises(nimstream_spark.NimstreamError) as missing:
+            self.job(os.path.join(self.dir, "missing.dec"), 2)
+        self.assertEqual(missing.exception.status, 1)
+        self.assertIn("missing.dec: No such file or directory", missing.exception.message)
+
+    def test_a_merge_of_part_of_the_file_exits_3_and_the_job_goes_on(self):
+        path = self.generate("dec", "--heaps", "40", "--bits", "1..30", "--seed", "4")
+        size = os.path.getsize(path)
+        first = self.nimstream_run("analyze", path, "--range", "0..%d" % (size // 2),
+                                   "--partial").stdout
+        done = self.nimstream_run("merge", "-", input=first)
+        self.assertEqual(done.returncode, nimstream_spark.NOT_A_REPORT, done.stderr)
+        self.assertTrue(done.stderr.startswith("merge: a partial, not a report"), done.stderr)
+        # Merges of part of the file inside the tree: the job's report is
+        # still the whole analysis's.
+        self.assert_same_report(path, [nimstream_spark.FAN_IN + 1])
 
     def test_the_command_line_prints_only_the_report(self):
         path = self.generate("hex", "--heaps", "30", "--seed", "9")
@@ -156,6 +173,10 @@ class SparkJob(unittest.TestCase):
              "--ranges", "3", "--nimstream", self.nimstream],
             capture_output=True, text=True, env=env)
         self.assertEqual(done.returncode, 0, done.stderr)
+        # Spark logs at ERROR from the job's start: no INFO line (its
+        # launcher may warn about the machine before the job runs).
+        info = [line for line in done.stderr.splitlines() if " INFO " in line]
+        self.assertEqual(info, [], done.stderr)
         # Every line but the measured stats, and nothing else on stdout.
         facts = lambda text: [line for line in text.splitlines()
                               if not line.startswith("stats")]

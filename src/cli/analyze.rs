@@ -1,6 +1,8 @@
 //! `nimstream analyze FILE`: the main job; with `--range START..END
-//! --partial`, one range's share of a sharded run (SPEC section 11).
+//! --partial`, one range's share of a sharded run (docs/cluster.md).
 
+use super::compressed;
+use super::names::{check_output_name, Content};
 use super::progress::AnalysisProgress;
 use clap::Args;
 use nimstream::error::Error;
@@ -12,19 +14,6 @@ use nimstream::{Format, Rule};
 use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
-
-/// Examples and exit statuses, shown under `analyze --help`.
-pub const AFTER_HELP: &str = "\
-Examples:
-  nimstream analyze fixtures/three-four-five.dec          the report, for people
-  nimstream analyze big.bits --json                       one JSON object (schema 1)
-  nimstream analyze big.bits --memory log                 O(log n) working memory, several passes
-  nimstream analyze big.bits --decide                     stop once the winner is known
-  nimstream analyze big.bits --move-out to.bits           the value to leave, however long
-  nimstream analyze rows.dec --game octal:0.07            Dawson's Kayles on every heap
-  gzip -dc big.hex.gz | nimstream analyze - -f hex        standard input: one pass
-
-Exit status: 0 success, 1 bad input or I/O failure, 2 bad usage.";
 
 /// Options of `analyze`.
 #[derive(Debug, Args)]
@@ -114,9 +103,18 @@ fn parse_range(text: &str) -> Result<Range<u64>, String> {
 
 /// Runs `analyze` and prints the report.
 pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
+    for (flag, path) in [
+        ("--nim-sum-out", &args.nim_sum_out),
+        ("--move-out", &args.move_out),
+    ] {
+        if let Some(path) = path {
+            check_output_name(flag, path, Content::Instance(Format::Bits))?;
+        }
+    }
     let threads = super::threads(args.threads);
+    let format = args.format.0;
     let options = Options {
-        format: args.format.0,
+        format,
         rule: args.rule,
         game: args.game,
         max_values: args.max_values,
@@ -138,10 +136,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         };
         return print(partial.to_json() + "\n");
     }
+    compressed::refuse(&args.file, "analyze", format)?;
     let bar = AnalysisProgress::start(args.json);
     let report = analyze_path(&args.file, &options);
     bar.finish();
-    let report = report?;
+    let report = report.map_err(|e| compressed::explained(e, &args.file, "analyze", format))?;
     print(match args.json {
         true => report.to_json() + "\n",
         false => human::render(&report),

@@ -1,6 +1,7 @@
 //! `nimstream gen`: write an instance, and sum up what was written on
 //! standard error.
 
+use super::names::output_format;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use nimstream::error::Error;
@@ -14,9 +15,10 @@ use std::path::{Path, PathBuf};
 /// Options of `gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// Output format: bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
+    /// Output format: bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb
+    /// (default: the one the output's extension names).
     #[arg(short, long, value_parser = super::parse_format)]
-    pub format: Format,
+    pub format: Option<Format>,
     /// How much to write.
     #[command(flatten)]
     pub amount: AmountArgs,
@@ -80,10 +82,11 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Runs `gen`: writes the instance, then the summary on standard error.
 pub fn run(args: GenArgs) -> Result<(), Error> {
+    let format = output_format(args.format, "--format", &args.output)?;
     let options = GenOptions {
-        format: args.format,
+        format,
         amount: args.amount.amount(),
-        bits: args.bits.unwrap_or(BitRange::default_for(args.format)),
+        bits: args.bits.unwrap_or(BitRange::default_for(format)),
         kind: args.kind,
         seed: args.seed,
     };
@@ -97,7 +100,7 @@ pub fn run(args: GenArgs) -> Result<(), Error> {
     let text = if args.json {
         summary.to_json() + "\n"
     } else {
-        render_summary(&summary, &shown, args.format)
+        render_summary(&summary, &shown, format)
     };
     std::io::stderr()
         .lock()

@@ -1,8 +1,10 @@
-//! `nimstream graph FILE`: tokens on a game graph (SPEC section 9).
+//! `nimstream graph FILE`: tokens on a game graph, cycles included.
 
+use super::names::{check_output_name, Content};
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::graph::{analyze_graph_path, render_human, GraphOptions};
+use nimstream::Format;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -21,6 +23,9 @@ pub struct GraphArgs {
 
 /// Runs `graph` and prints the report.
 pub fn run(args: GraphArgs) -> Result<(), Error> {
+    if let Some(path) = &args.values_out {
+        check_output_name("--values-out", path, Content::Instance(Format::Dec))?;
+    }
     let options = GraphOptions {
         values_out: args.values_out,
     };

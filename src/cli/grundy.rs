@@ -1,5 +1,6 @@
 //! `nimstream grundy GAME`: a game's value sequence and its period.
 
+use super::names::{check_output_name, Content};
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::games::Game;
@@ -14,7 +15,7 @@ pub struct GrundyArgs {
     /// The game: nim, sub:S (e.g. sub:1,3,4), octal:D (e.g. octal:0.16), kayles, dawsons-kayles, dawsons-chess.
     #[arg(value_parser = super::parse_game)]
     pub game: Game,
-    /// Values shown (computed even when the period was proven with fewer).
+    /// Values shown (past the values computed, from the proven period).
     #[arg(long, value_name = "N", default_value_t = 120)]
     pub values: u64,
     /// Values computed at most, looking for the period.
@@ -36,8 +37,16 @@ pub struct GrundyArgs {
 
 /// Runs `grundy`.
 pub fn run(args: GrundyArgs) -> Result<(), Error> {
-    let max_values = args.max_values.max(args.values);
-    let table = Table::compute(&args.game, max_values)?;
+    let named = [
+        (&args.csv, "--csv", Content::Csv),
+        (&args.svg, "--svg", Content::Svg),
+    ];
+    for (path, flag, content) in named {
+        path.as_ref()
+            .map_or(Ok(()), |path| check_output_name(flag, path, content))?;
+    }
+    // --max-values bounds the computation; --values only what is shown.
+    let table = Table::compute(&args.game, args.max_values)?;
     let heaps = args
         .heaps
         .iter()

@@ -1,9 +1,11 @@
 //! `nimstream merge PARTIAL…`: merges the partial summaries of a sharded
-//! run (SPEC section 11) and prints the report as `analyze` does, or the
-//! merged partial when the partials cover part of the file, or the plan
-//! of the second phase.
+//! run (`analyze --range … --partial`, docs/cluster.md) and prints the
+//! report as `analyze` does; or, exit status 3 and a line on standard
+//! error that says which, the merged partial when the partials cover part
+//! of the file, or the plan of the second phase.
 
 use super::analyze::parse_memory;
+use super::Finished;
 use clap::Args;
 use nimstream::error::Error;
 use nimstream::report::human;
@@ -32,8 +34,10 @@ pub struct MergeArgs {
     pub no_mmap: bool,
 }
 
-/// Runs `merge` and prints what it gives.
-pub fn run(args: MergeArgs) -> Result<(), Error> {
+/// Runs `merge` and prints what it gives: the report; or a partial (of
+/// part of the file, or the plan of the second phase) and, on standard
+/// error, a line that says which, ending in [`Finished::NotAReport`].
+pub fn run(args: MergeArgs) -> Result<Finished, Error> {
     let mut partials = Vec::new();
     for path in &args.partials {
         partials.extend(sharded::read_partials(path)?);
@@ -44,18 +48,44 @@ pub fn run(args: MergeArgs) -> Result<(), Error> {
         no_mmap: args.no_mmap,
         ..Options::default()
     };
-    let text = match sharded::merge(partials, &options)? {
-        Outcome::Report(report) if args.json => report.to_json() + "\n",
-        Outcome::Report(report) => human::render(&report),
-        Outcome::SecondPhase(partial) | Outcome::Partial(partial) => partial_line(&partial),
+    let (text, note) = match sharded::merge(partials, &options)? {
+        Outcome::Report(report) if args.json => (report.to_json() + "\n", None),
+        Outcome::Report(report) => (human::render(&report), None),
+        Outcome::SecondPhase(plan) => (partial_line(&plan), Some(plan_note(&plan))),
+        Outcome::Partial(partial) => (partial_line(&partial), Some(partial_note(&partial))),
     };
     std::io::stdout()
         .lock()
         .write_all(text.as_bytes())
-        .map_err(|e| Error::io("<stdout>", e))
+        .map_err(|e| Error::io("<stdout>", e))?;
+    let Some(note) = note else {
+        return Ok(Finished::Done);
+    };
+    writeln!(std::io::stderr().lock(), "{note}").map_err(|e| Error::io("<stderr>", e))?;
+    Ok(Finished::NotAReport)
 }
 
 /// A partial as `merge` prints it: one line of JSON.
 fn partial_line(partial: &Partial) -> String {
     partial.to_json() + "\n"
+}
+
+/// The line on standard error when the partials cover part of the file.
+fn partial_note(partial: &Partial) -> String {
+    let [start, end] = partial.range;
+    format!(
+        "merge: a partial, not a report: the partials cover bytes {start}..{end} of the {} of \
+         {}; merge the partial printed with those of the other bytes",
+        partial.input.bytes, partial.input.path
+    )
+}
+
+/// The line on standard error when the second phase must run.
+fn plan_note(plan: &Partial) -> String {
+    format!(
+        "merge: a plan, not a report: the first phase did not find the heaps holding the \
+         nim-sum's highest bit; run `nimstream analyze {} --range START..END --partial --phase2 \
+         PLAN` on every range, PLAN the partial printed, then merge PLAN with their partials",
+        plan.input.path
+    )
 }

@@ -5,11 +5,14 @@
 
 mod analyze;
 mod complexity;
+mod compressed;
 mod convert;
 mod gen;
 mod graph;
 mod grundy;
+mod help;
 mod merge;
+mod names;
 mod play;
 mod progress;
 mod shell;
@@ -21,26 +24,9 @@ use nimstream::error::Error;
 use nimstream::games::Game;
 use nimstream::{Format, Rule};
 
-/// Examples and exit statuses, shown under `--help`.
-const AFTER_HELP: &str = "\
-Examples:
-  nimstream analyze fixtures/three-four-five.dec        who wins, and the move
-  nimstream analyze big.bits --memory log --json        the paper's log-space algorithm
-  cat heaps.txt | nimstream analyze - --format dec      standard input needs --format
-  nimstream analyze rows.dec --game kayles              a heap game beyond Nim
-  nimstream updates heaps.dec < changes.txt             the winner after each update
-  nimstream graph game.txt                              tokens on a game graph, cycles included
-  nimstream gen --format bits --size 1GiB -o big.bits   a deterministic instance
-  nimstream verify                                      the analyzer against game-tree search
-
-Exit status:
-  0  success
-  1  bad input or an I/O failure (the error names the file, offset, line and column)
-  2  bad usage (an unknown option, a contradiction, a value out of range)";
-
 /// Decide and solve Nim on instances of any size, streaming, in bounded memory.
 #[derive(Debug, Parser)]
-#[command(name = "nimstream", version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "nimstream", version, about, long_about = None, after_help = help::after_help("nimstream"))]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -51,35 +37,63 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Analyze an instance: who wins, the nim-sum, and a winning move.
-    #[command(after_help = analyze::AFTER_HELP)]
+    #[command(after_help = help::after_help("analyze"))]
     Analyze(analyze::AnalyzeArgs),
     /// Follow updates to an instance: the winner after each `i x` line (set heap i to x).
+    #[command(after_help = help::after_help("updates"))]
     Updates(updates::UpdatesArgs),
     /// Merge the partial summaries of a sharded run (analyze --range … --partial) into the report.
+    #[command(after_help = help::after_help("merge"))]
     Merge(merge::MergeArgs),
     /// A heap game's Grundy values, their period, and the value of any heap.
+    #[command(after_help = help::after_help("grundy"))]
     Grundy(grundy::GrundyArgs),
     /// Decide tokens on a game graph, cycles included: win, loss or draw, and a winning move.
+    #[command(after_help = help::after_help("graph"))]
     Graph(graph::GraphArgs),
     /// Write an instance: random, deterministic for a seed, in any format.
+    #[command(after_help = help::after_help("gen"))]
     Gen(gen::GenArgs),
     /// Convert an instance to another format: the same heaps, in order.
+    #[command(after_help = help::after_help("convert"))]
     Convert(convert::ConvertArgs),
     /// Check the analyzer against exhaustive game-tree search, or print the mex table.
+    #[command(after_help = help::after_help("verify"))]
     Verify(verify::VerifyArgs),
     /// Play a game out move by move between two strategies.
+    #[command(after_help = help::after_help("play"))]
     Play(play::PlayArgs),
     /// Measure how time and working memory grow with the input size.
+    #[command(after_help = help::after_help("complexity"))]
     Complexity(complexity::ComplexityArgs),
     /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    #[command(after_help = help::after_help("completions"))]
     Completions(shell::CompletionsArgs),
     /// Print the manual page (roff), or write every command's page into a folder.
+    #[command(after_help = help::after_help("man"))]
     Man(shell::ManArgs),
 }
 
+/// How a command that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finished {
+    /// It did what was asked (exit status 0).
+    Done,
+    /// `merge` printed a partial (part of the file, or the plan of the
+    /// second phase), not a report, and said so on standard error (exit
+    /// status [`Finished::NOT_A_REPORT`]).
+    NotAReport,
+}
+
+impl Finished {
+    /// The exit status of a merge whose result is not a report.
+    pub const NOT_A_REPORT: u8 = 3;
+}
+
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<(), Error> {
-    match cli.command {
+pub fn run(cli: Cli) -> Result<Finished, Error> {
+    let done = match cli.command {
+        Command::Merge(args) => return merge::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Convert(args) => convert::run(args),
@@ -91,8 +105,8 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Complexity(args) => complexity::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
-        Command::Merge(args) => merge::run(args),
-    }
+    };
+    done.map(|()| Finished::Done)
 }
 
 /// The threads `-j N` asks for, or, without it, as many as the machine
@@ -104,7 +118,7 @@ pub fn threads(asked: Option<u64>) -> usize {
     )
 }
 
-/// Parses a format name for `--format`, `--from`, `--to`.
+/// Parses a format name for `--format`, `--to`.
 pub fn parse_format(text: &str) -> Result<Format, String> {
     Format::from_name(text).ok_or_else(|| {
         format!("unknown format '{text}': expected bits, hex, dec, unary, u8, u16le, u32le, u64le or nimb")

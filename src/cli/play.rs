@@ -2,6 +2,7 @@
 //! move, and the result.
 
 use super::analyze::{parse_format_choice, FormatChoice};
+use super::progress::MoveProgress;
 use clap::{ArgGroup, Args};
 use nimstream::error::Error;
 use nimstream::workbench::play::{
@@ -10,7 +11,7 @@ use nimstream::workbench::play::{
 };
 use nimstream::Rule;
 use num_bigint::BigUint;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Options of `play`.
@@ -68,16 +69,24 @@ pub fn run(args: PlayArgs) -> Result<(), Error> {
         (None, None) => return Err(Error::Usage("play needs --heaps LIST or a FILE".into())),
     };
     let mut game = Game::new(heaps, args.rule);
-    let console = Console::new(Box::new(io::stdin().lock()), Box::new(io::stderr()));
+    let typed = io::stdin().is_terminal();
+    let console = Console::new(Box::new(io::stdin().lock()), Box::new(io::stderr()), typed);
+    let human = [args.first, args.second].contains(&Strategy::Human);
     let mut sides = Sides::new(args.first, args.second, args.seed, console);
     let transcript = Transcript::for_game(&game);
     let mut out = io::stdout().lock();
+    // A bar when nothing else shows the game going on: no move lines on
+    // the terminal, and no person prompted there.
+    let bar = MoveProgress::start(args.max_moves, !human && (args.quiet || !out.is_terminal()));
     let ending = play_out(&mut game, &mut sides, args.max_moves, |position, take| {
+        bar.moved(position.moves() + 1);
         if args.quiet {
             return Ok(());
         }
         writeln!(out, "{}", transcript.move_line(position, take)).map_err(stdout_error)
-    })?;
+    });
+    bar.finish();
+    let ending = ending?;
     if !args.quiet {
         writeln!(out, "{}", transcript.position(&game)).map_err(stdout_error)?;
         if ending == Ending::Stopped {

@@ -1,12 +1,13 @@
-//! `nimstream updates FILE`: live updates (SPEC section 10).
+//! `nimstream updates FILE`: live updates, the winner after each `i x` line
+//! (set heap i to x).
 
 use super::analyze::{parse_format_choice, FormatChoice};
 use clap::Args;
 use nimstream::error::Error;
-use nimstream::updates::{serve, Position, Style, UpdateOptions};
+use nimstream::updates::{serve, BadLines, Position, Style, UpdateOptions};
 use nimstream::Rule;
 use std::fs::File;
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 /// Options of `updates`.
@@ -57,11 +58,20 @@ pub fn run(args: UpdatesArgs) -> Result<(), Error> {
     };
     let mut position = Position::open(&args.file, &options)?;
     let style = if args.json { Style::Json } else { Style::Human };
+    // A person typing at a terminal is told about a bad line and goes on;
+    // a script's file or pipe stops at it.
+    let typed = name == "-" && std::io::stdin().is_terminal();
+    let mut stderr = std::io::stderr();
+    let bad_lines = match typed {
+        true => BadLines::Report(&mut stderr),
+        false => BadLines::Stop,
+    };
     serve(
         &mut position,
         &mut stream,
         &name,
         &mut std::io::stdout().lock(),
         style,
+        bad_lines,
     )
 }

@@ -34,7 +34,7 @@ pub struct GraphOptions {
 /// ```
 /// use nimstream::graph::{analyze_graph_path, GraphOptions, Outcome};
 ///
-/// let report = analyze_graph_path("fixtures/seed003-graph.dec".as_ref(), &GraphOptions::default())?;
+/// let report = analyze_graph_path("fixtures/game-graph.txt".as_ref(), &GraphOptions::default())?;
 /// assert_eq!((report.nodes, report.edges, report.tokens), (7, 8, 3));
 /// assert_eq!(report.winner, Outcome::First);
 /// # Ok::<(), nimstream::Error>(())

@@ -1,5 +1,6 @@
 //! The report for people: aligned facts, small values in decimal and
-//! binary, large ones by bit length, and the move in words.
+//! binary, long ones by their first and last digits and bit length (the
+//! JSON report holds them whole), and the move in words.
 
 use super::{GameMove, Grundy, Move, Report, Value};
 use crate::analysis::{Player, Rule};
@@ -7,6 +8,17 @@ use std::fmt::Write;
 
 /// Values up to this many bits are also shown in binary.
 const BINARY_SHOWN_BITS: u64 = 64;
+
+/// Digits (decimal or hex) shown whole; a longer value is shown by its
+/// ends, so that one report of a file of 4096-bit heaps is a screen, not
+/// 5 KB of digits.
+const DIGITS_SHOWN: usize = 40;
+
+/// Digits shown at each end of a longer value.
+const END_DIGITS: usize = 12;
+
+/// Where a line sends the reader for an abbreviated value.
+const WHOLE_IN_JSON: &str = "--json prints them whole";
 
 /// Renders the report as aligned lines of text.
 ///
@@ -88,10 +100,16 @@ fn heaps_line(report: &Report) -> String {
 
 fn nim_sum_line(report: &Report) -> String {
     match (&report.nim_sum, report.msb) {
-        (Some(value), Some(msb)) => format!(
-            "{} (highest set bit: {msb})",
-            value_phrase(value, "--nim-sum-out")
-        ),
+        (Some(value), Some(msb)) => {
+            let whole = match value.hex.as_ref().is_some_and(|h| h.len() > DIGITS_SHOWN) {
+                true => "; --json prints it whole",
+                false => "",
+            };
+            format!(
+                "{} (highest set bit: {msb}{whole})",
+                value_phrase(value, "--nim-sum-out")
+            )
+        }
         (Some(value), None) => value_phrase(value, "--nim-sum-out"),
         (None, Some(msb)) => format!("not computed (--decide); non-zero, highest set bit {msb}"),
         (None, None) => "not computed (--decide)".into(),
@@ -106,10 +124,13 @@ fn winner_line(report: &Report) -> String {
 }
 
 fn move_line(report: &Report) -> String {
+    // Without a non-zero heap there is no move at all, in every game.
+    let no_move = report.nonzero_heaps == 0;
     if report.grundy.is_some() {
         return match (&report.game_move, report.winner) {
             (Some(m), _) => game_move_phrase(m),
             (None, Player::First) => "not computed (--decide)".into(),
+            (None, Player::Second) if no_move => NO_MOVE.into(),
             (None, Player::Second) => "none wins: every move leaves a winning position".into(),
         };
     }
@@ -121,9 +142,13 @@ fn move_line(report: &Report) -> String {
         (Some(m), _, _) => move_phrase(m),
         (None, Player::First, false) => "not computed (--decide)".into(),
         (None, Player::First, true) => "none: no heap is non-zero, and that already wins".into(),
+        (None, Player::Second, _) if no_move => NO_MOVE.into(),
         (None, Player::Second, _) => "none wins: every move leaves a winning position".into(),
     }
 }
+
+/// The move line of a position with no heap to take from.
+const NO_MOVE: &str = "none: there is no move (no heap is non-zero)";
 
 /// "take 2 from heap 0 (line 1): 3 → 1"
 fn move_phrase(m: &Move) -> String {
@@ -132,14 +157,26 @@ fn move_phrase(m: &Move) -> String {
         None => format!("heap {} (offset {})", m.heap, m.offset),
     };
     match (&m.remove.dec, &m.from.dec, &m.to.dec) {
-        (Some(remove), Some(from), Some(to)) => {
-            format!("take {remove} from {place}: {from} → {to}")
+        (Some(_), Some(_), Some(_)) => {
+            let [remove, from, to] = [&m.remove, &m.from, &m.to].map(size_phrase);
+            let text = format!("take {remove} from {place}: {from} → {to}");
+            with_whole_note(text, [&m.remove, &m.from, &m.to])
         }
         _ => format!(
             "on {place}, take {} so that {} remains (--move-out writes it)",
             size_phrase(&m.remove),
             size_phrase(&m.to)
         ),
+    }
+}
+
+/// `text`, and where to read the values whole when one of `values` was
+/// shown by its ends.
+fn with_whole_note<'v>(text: String, values: impl IntoIterator<Item = &'v Value>) -> String {
+    let cut = |v: &Value| v.dec.as_ref().is_some_and(|d| d.len() > DIGITS_SHOWN);
+    match values.into_iter().any(cut) {
+        true => format!("{text} ({WHOLE_IN_JSON})"),
+        false => text,
     }
 }
 
@@ -159,13 +196,14 @@ fn game_move_phrase(m: &GameMove) -> String {
         true => " (--move-out writes them)",
         false => "",
     };
-    format!(
+    let text = format!(
         "take {} from {place} of {}, leaving {leave}: grundy {} → {}{out}",
         m.take,
         size_phrase(&m.from),
         m.from_grundy,
         m.to_grundy
-    )
+    );
+    with_whole_note(text, std::iter::once(&m.from).chain(&m.leave))
 }
 
 fn stats_line(report: &Report) -> String {
@@ -183,7 +221,8 @@ fn stats_line(report: &Report) -> String {
     )
 }
 
-/// A value in decimal and binary when small, else by size.
+/// A value in decimal and binary when small, else by size and hex (its
+/// ends when long: the caller says where it is whole).
 fn value_phrase(value: &Value, out_flag: &str) -> String {
     match &value.dec {
         Some(dec) if value.bit_length <= BINARY_SHOWN_BITS => {
@@ -195,7 +234,7 @@ fn value_phrase(value: &Value, out_flag: &str) -> String {
         Some(_) => format!(
             "{}, hex {}",
             bits_phrase(value.bit_length),
-            value.hex.as_deref().unwrap_or("")
+            ends(value.hex.as_deref().unwrap_or(""))
         ),
         None => format!(
             "{} (write it with {out_flag} FILE)",
@@ -204,10 +243,29 @@ fn value_phrase(value: &Value, out_flag: &str) -> String {
     }
 }
 
+/// A value in decimal: whole when short, else its first and last digits
+/// and its bit length; by bit length alone when the report does not hold
+/// its digits.
 fn size_phrase(value: &Value) -> String {
     match &value.dec {
+        Some(dec) if dec.len() > DIGITS_SHOWN => {
+            format!("{} ({} bits)", ends(dec), value.bit_length)
+        }
         Some(dec) => dec.clone(),
         None => format!("a {}-bit number", value.bit_length),
+    }
+}
+
+/// Digits whole up to [`DIGITS_SHOWN`], else the first and last
+/// [`END_DIGITS`] around an ellipsis.
+fn ends(digits: &str) -> String {
+    match digits.len() > DIGITS_SHOWN {
+        true => format!(
+            "{}…{}",
+            &digits[..END_DIGITS],
+            &digits[digits.len() - END_DIGITS..]
+        ),
+        false => digits.to_string(),
     }
 }
 
@@ -295,6 +353,46 @@ mod tests {
         assert_eq!(window_phrase((8 * 64) << 10), "64 KiB");
         assert_eq!(window_phrase(8 * 1536), "1.5 KiB");
         assert_eq!(window_phrase(4100), "4100-bit");
+    }
+
+    #[test]
+    fn long_values_show_their_ends_and_bit_length() {
+        let long = Value {
+            hex: Some("ab".repeat(21)),
+            ..long_value()
+        };
+        assert_eq!(size_phrase(&long), "123456789012…901234567890 (166 bits)");
+        assert_eq!(
+            value_phrase(&long, "--x"),
+            "166 bits, hex abababababab…abababababab"
+        );
+        let forty = Value {
+            dec: Some("9".repeat(40)),
+            ..long
+        };
+        assert_eq!(size_phrase(&forty), "9".repeat(40));
+        let m = Move {
+            heap: 1,
+            offset: 4,
+            line: None,
+            from: long_value(),
+            to: value(5),
+            remove: long_value(),
+        };
+        assert_eq!(
+            move_phrase(&m),
+            "take 123456789012…901234567890 (166 bits) from heap 1 (offset 4): \
+             123456789012…901234567890 (166 bits) → 5 (--json prints them whole)"
+        );
+    }
+
+    /// A 50-digit value.
+    fn long_value() -> Value {
+        Value {
+            bit_length: 166,
+            hex: None,
+            dec: Some("1234567890".repeat(5)),
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Sharded runs (SPEC section 11): the analysis of a file cut into byte
+//! Sharded runs (docs/cluster.md): the analysis of a file cut into byte
 //! ranges, each analysed on its own (a Spark task, a cluster node), the
 //! partial summaries merged into the report `analyze --json` prints for
 //! the whole file, `stats` aside.
@@ -21,7 +21,9 @@
 //!    the whole file it gives the report, or the error of the earliest
 //!    bad range (exit 1), or — when Nim's move is played on the first
 //!    holder of the msb and the first phase did not find it — the plan of
-//!    the second phase ([`Outcome::SecondPhase`]).
+//!    the second phase ([`Outcome::SecondPhase`]). `merge` prints a plan,
+//!    or the partial of part of the file ([`Outcome::Partial`]), with
+//!    exit status 3 and a line on standard error that says which.
 //! 3. **Second phase** (rare), per range: [`holders_range`] (`analyze
 //!    FILE --range … --partial --phase2 PLAN`) counts the heaps holding
 //!    the msb and finds the first; `merge PLAN PARTIAL…` then gives the

@@ -70,6 +70,16 @@ pub enum Kind {
     Holders,
 }
 
+impl Kind {
+    /// The phase in words.
+    fn phrase(self) -> String {
+        match self {
+            Kind::Survey => "the first phase".to_string(),
+            Kind::Holders => "the second phase".to_string(),
+        }
+    }
+}
+
 /// The file a partial reads.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileInfo {
@@ -79,6 +89,13 @@ pub struct FileInfo {
     pub format: String,
     /// The file's size in bytes.
     pub bytes: u64,
+}
+
+impl FileInfo {
+    /// The file in words: "big.dec (dec, 1000 bytes)".
+    fn phrase(&self) -> String {
+        format!("{} ({}, {} bytes)", self.path, self.format, self.bytes)
+    }
 }
 
 /// The survey counts of a range.
@@ -194,25 +211,23 @@ impl Partial {
     /// Checks that `later` is of the same run and phase, and starts where
     /// this one ends.
     fn check_adjacent(&self, later: &Partial) -> Result<(), Error> {
-        let same = |what: &str, a: &dyn std::fmt::Debug, b: &dyn std::fmt::Debug| {
-            let (a, b) = (format!("{a:?}"), format!("{b:?}"));
-            match a == b {
-                true => Ok(()),
-                false => Err(mismatch(format!("their {what} differ ({a} and {b})"))),
-            }
+        let same = |what: &str, a: String, b: String| match a == b {
+            true => Ok(()),
+            false => Err(mismatch(format!("their {what} differ ({a} and {b})"))),
         };
-        same(
-            "versions",
-            &self.nimstream_partial,
-            &later.nimstream_partial,
-        )?;
-        same("phases", &self.kind, &later.kind)?;
-        same("inputs", &self.input, &later.input)?;
-        same("rules", &self.rule, &later.rule)?;
-        same("games", &self.game, &later.game)?;
-        same("--max-values", &self.max_values, &later.max_values)?;
-        let msb = |p: &Partial| p.holders.map(|h| h.msb);
-        same("bits searched", &msb(self), &msb(later))?;
+        let version = |p: &Partial| format!("version {}", p.nimstream_partial);
+        same("versions", version(self), version(later))?;
+        same("phases", self.kind.phrase(), later.kind.phrase())?;
+        same("inputs", self.input.phrase(), later.input.phrase())?;
+        same("rules", self.rule.clone(), later.rule.clone())?;
+        same("games", self.game.clone(), later.game.clone())?;
+        let max_values = |p: &Partial| format!("--max-values {}", p.max_values);
+        same("--max-values", max_values(self), max_values(later))?;
+        let msb = |p: &Partial| match p.holders {
+            Some(holders) => format!("bit {}", holders.msb),
+            None => "no bit".to_string(),
+        };
+        same("bits searched", msb(self), msb(later))?;
         if self.range[1] != later.range[0] {
             return Err(mismatch(format!(
                 "the ranges {}..{} and {}..{} are not adjacent",

@@ -53,7 +53,7 @@ mod update_lines;
 mod update_reader;
 mod updated;
 
-pub use serve::{serve, Style};
+pub use serve::{serve, BadLines, Style};
 pub use status::{Status, UpdateMove};
 
 use crate::analysis::rules::{self, Counts};

@@ -13,9 +13,12 @@
 //! holds [`OUTPUT_BYTES`].
 //!
 //! **Errors.** A line that is not an update (or names a heap past the
-//! last) stops the session with an input error naming the stream
-//! (`<stdin>`, or the path given), the line's offset, line and column,
-//! after the answers to the lines before it have been written out.
+//! last) is an input error naming the stream (`<stdin>`, or the path
+//! given), the line's offset, line and column, after the answers to the
+//! lines before it have been written out. With [`BadLines::Stop`] (files
+//! and pipes: a script's stream) it stops the session; with
+//! [`BadLines::Report`] (a person typing at a terminal) it is written as
+//! one `error:` line and the session goes on with the next line.
 
 use super::render;
 use super::update_lines::{parse, LineError, Update};
@@ -41,18 +44,28 @@ pub enum Style {
     Json,
 }
 
+/// What the session does with a line that is not an update.
+pub enum BadLines<'e> {
+    /// Stops with its error.
+    Stop,
+    /// Writes its error to the writer, after the answers before it, as the
+    /// binary prints errors (`error: …`, one line), and goes on.
+    Report(&'e mut dyn Write),
+}
+
 /// Writes the status of `position`, then applies each update line of
 /// `updates` (named `stream` in errors; `-` is standard input) and writes
-/// the status after it, to `out`.
+/// the status after it, to `out`; a bad line goes as `bad_lines` says.
 ///
 /// ```
-/// use nimstream::updates::{serve, Position, Style, UpdateOptions};
+/// use nimstream::updates::{serve, BadLines, Position, Style, UpdateOptions};
 /// use nimstream::Format;
 ///
 /// let mut position =
 ///     Position::from_bytes(b"3 4 5\n", Format::Dec, "example", &UpdateOptions::default())?;
 /// let mut out = Vec::new();
-/// serve(&mut position, &mut &b"0 1\n# heaps 1 4 5\n1 5\n"[..], "-", &mut out, Style::Json)?;
+/// let updates = b"0 1\n# heaps 1 4 5\n1 5\n";
+/// serve(&mut position, &mut &updates[..], "-", &mut out, Style::Json, BadLines::Stop)?;
 /// let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
 /// assert_eq!(lines.len(), 3);
 /// assert!(lines[1].starts_with(r#"{"update":1,"heap":0,"winner":"second","nim_sum":{"bit_length":0"#));
@@ -64,6 +77,7 @@ pub fn serve(
     stream: &str,
     out: &mut dyn Write,
     style: Style,
+    mut bad_lines: BadLines<'_>,
 ) -> Result<(), Error> {
     let name = if stream == "-" { STDIN_NAME } else { stream };
     let mut output = Output {
@@ -72,9 +86,10 @@ pub fn serve(
         line: String::new(),
         style,
     };
+    let mut reader = UpdateReader::new(updates, name);
     let applied = output
         .position(position)
-        .and_then(|()| apply_all(position, &mut UpdateReader::new(updates, name), &mut output));
+        .and_then(|()| apply_all(position, &mut reader, &mut output, &mut bad_lines));
     let flushed = output.flush();
     applied.and(flushed)?;
     position.check_unchanged()
@@ -88,11 +103,13 @@ pub fn serve(
 /// ones before it are applied: a stream of updates to random heaps of a
 /// large file otherwise waits on a cache miss or two per update. A bad
 /// line met ahead stops the reading; it is reported once the updates
-/// before it are answered.
+/// before it are answered (and with [`BadLines::Report`] the reading goes
+/// on after it).
 fn apply_all(
     position: &mut Position<'_>,
     reader: &mut UpdateReader<'_>,
     output: &mut Output<'_>,
+    bad_lines: &mut BadLines<'_>,
 ) -> Result<(), Error> {
     let name = reader.name();
     let mut ahead: VecDeque<Update> = VecDeque::with_capacity(LOOKAHEAD);
@@ -113,14 +130,20 @@ fn apply_all(
         }
         let update = match ahead.pop_front() {
             Some(update) => update,
-            None => match bad_line {
-                Some(error) => return Err(error),
+            None => match bad_line.take() {
+                Some(error) => {
+                    bad(error, bad_lines, output)?;
+                    continue;
+                }
                 None => match reader.next_line(&mut || output.flush())? {
                     None => return Ok(()),
                     Some(line) => match parse(line.bytes, position.heaps(), position.name()) {
                         Ok(Some(update)) => update,
                         Ok(None) => continue,
-                        Err(error) => return Err(located(name, &line, error)),
+                        Err(error) => {
+                            bad(located(name, &line, error), bad_lines, output)?;
+                            continue;
+                        }
                     },
                 },
             },
@@ -131,6 +154,18 @@ fn apply_all(
         position.set(update.heap, update.value.limbs())?;
         output.position(position)?;
     }
+}
+
+/// Stops at the bad line's `error`, or reports it after the answers so
+/// far and goes on, as `bad_lines` says.
+fn bad(error: Error, bad_lines: &mut BadLines<'_>, output: &mut Output<'_>) -> Result<(), Error> {
+    let BadLines::Report(errors) = bad_lines else {
+        return Err(error);
+    };
+    output.flush()?;
+    writeln!(errors, "error: {error}")
+        .and_then(|()| errors.flush())
+        .map_err(|e| Error::io("<stderr>", e))
 }
 
 /// The input error for a bad line of the stream `name`.

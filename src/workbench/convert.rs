@@ -31,11 +31,12 @@ pub struct Input {
 }
 
 impl Input {
-    /// Opens `path` (`-` is standard input, which needs `from`); `from`
-    /// `None` detects the format as `analyze` does.
+    /// Opens `path` (`-` is standard input, which needs `from`, the
+    /// command line's `--format`); `from` `None` detects the format as
+    /// `analyze` does.
     pub fn open(path: &Path, from: Option<Format>) -> Result<Input, Error> {
         let shown = path.display().to_string();
-        let format = format_of(path, &shown, from, "--from")?;
+        let format = format_of(path, &shown, from, "--format")?;
         let input = source::Input::open(path, &shown, true)?;
         // A stream, or a file that cannot be mapped, is read into memory.
         let mapped = matches!(input.bytes(), InputBytes::File(file) if file.map().is_some());

@@ -1,6 +1,7 @@
 //! Where a human side plays: a prompt naming the player and the heaps,
-//! `HEAP COUNT` lines read back, and an illegal move explained and asked
-//! for again.
+//! `HEAP COUNT` lines read back, an illegal move explained and asked for
+//! again, and `q` (or, typed at a terminal, the end of input: Ctrl-D) to
+//! quit.
 
 use super::{dec_text, player_name, Game, Take};
 use crate::error::Error;
@@ -11,17 +12,26 @@ use std::io::{self, BufRead, Write};
 pub struct Console {
     input: Box<dyn BufRead>,
     messages: Box<dyn Write>,
+    /// A person types the moves (standard input is a terminal): the end
+    /// of input quits, as `q` does, rather than failing.
+    typed: bool,
 }
 
 impl Console {
-    /// A console reading moves from `input` and writing prompts to `messages`.
-    pub fn new(input: Box<dyn BufRead>, messages: Box<dyn Write>) -> Console {
-        Console { input, messages }
+    /// A console reading moves from `input` and writing prompts to
+    /// `messages`; `typed` when a person types them at a terminal.
+    pub fn new(input: Box<dyn BufRead>, messages: Box<dyn Write>, typed: bool) -> Console {
+        Console {
+            input,
+            messages,
+            typed,
+        }
     }
 
-    /// Prompts until a legal `HEAP COUNT` line arrives; the end of the
-    /// input is an error.
-    pub(super) fn read_move(&mut self, game: &Game) -> Result<Take, Error> {
+    /// Prompts until a legal `HEAP COUNT` line arrives; `None` when the
+    /// player quits (`q`, `quit`, or the end of typed input). The end of
+    /// input that is not typed (a file, a pipe) is an error.
+    pub(super) fn read_move(&mut self, game: &Game) -> Result<Option<Take>, Error> {
         loop {
             self.prompt(game).map_err(|e| Error::io("<stderr>", e))?;
             let mut line = String::new();
@@ -29,17 +39,26 @@ impl Console {
                 .input
                 .read_line(&mut line)
                 .map_err(|e| Error::io("<stdin>", e))?;
+            if read == 0 && self.typed {
+                // Ctrl-D leaves the cursor after the prompt.
+                writeln!(self.messages).map_err(|e| Error::io("<stderr>", e))?;
+                return Ok(None);
+            }
             if read == 0 {
                 return Err(Error::io(
                     "<stdin>",
                     io::Error::new(
                         io::ErrorKind::UnexpectedEof,
-                        "ended before the game did (a human side reads HEAP COUNT lines)",
+                        "ended before the game did (a human side reads HEAP COUNT lines, or q \
+                         to quit)",
                     ),
                 ));
             }
+            if matches!(line.trim(), "q" | "quit") {
+                return Ok(None);
+            }
             match parse_take(&line).and_then(|take| game.check(&take).map(|()| take)) {
-                Ok(take) => return Ok(take),
+                Ok(take) => return Ok(Some(take)),
                 Err(reason) => writeln!(self.messages, "illegal move: {reason}; try again")
                     .map_err(|e| Error::io("<stderr>", e))?,
             }
@@ -49,7 +68,7 @@ impl Console {
     fn prompt(&mut self, game: &Game) -> io::Result<()> {
         write!(
             self.messages,
-            "{} to move on [{}]; enter HEAP COUNT: ",
+            "{} to move on [{}]; enter HEAP COUNT (q quits): ",
             player_name(game.to_move()),
             dec_text(game.heaps(), " ")
         )?;
@@ -96,16 +115,30 @@ mod tests {
     #[test]
     fn a_human_side_retries_and_fails_at_the_end_of_input() {
         let game = Game::new(heaps(&[3, 4]), Rule::Normal);
-        let mut console = quiet_console("9 9\n1 2\n");
+        let mut console = quiet_console("9 9\n1 2\n", false);
         let take = console.read_move(&game).unwrap();
         assert_eq!(
             take,
-            Take {
+            Some(Take {
                 heap: 1,
                 count: 2u32.into()
-            }
+            })
         );
         let error = console.read_move(&game).unwrap_err();
         assert_eq!(error.exit_code(), 1);
+    }
+
+    #[test]
+    fn a_human_side_quits_with_q_or_at_the_end_of_typed_input() {
+        let game = Game::new(heaps(&[3, 4]), Rule::Normal);
+        for (input, typed) in [
+            ("q\n", false),
+            (" quit \n", false),
+            ("0 9\nq\n", true),
+            ("", true),
+        ] {
+            let mut console = quiet_console(input, typed);
+            assert_eq!(console.read_move(&game).unwrap(), None, "{input:?}");
+        }
     }
 }

@@ -6,7 +6,8 @@
 //! the player to move: [`Strategy::Optimal`] asks the analyzer for its
 //! winning move, [`Strategy::Delay`] is the paper's delaying strategy,
 //! [`Strategy::Random`] draws from a seeded ChaCha8 generator, and
-//! [`Strategy::Human`] reads `HEAP COUNT` lines from a [`Console`].
+//! [`Strategy::Human`] reads `HEAP COUNT` lines from a [`Console`] (or
+//! `q`, and the player quits).
 //! [`play_out`] runs the game; [`Transcript`] lays out its lines.
 //!
 //! The optimal strategy renders the position as `dec` text and analyzes it
@@ -23,7 +24,7 @@
 //! use nimstream::{Player, Rule};
 //!
 //! let mut game = Game::new(vec![3u32.into(), 4u32.into(), 5u32.into()], Rule::Misere);
-//! let console = Console::new(Box::new(std::io::empty()), Box::new(std::io::sink()));
+//! let console = Console::new(Box::new(std::io::empty()), Box::new(std::io::sink()), false);
 //! let mut sides = Sides::new(Strategy::Optimal, Strategy::Delay, 0, console);
 //! let ending = play_out(&mut game, &mut sides, 1000, |_, _| Ok(()))?;
 //! assert_eq!(ending, Ending::Won(Player::First));
@@ -168,6 +169,8 @@ pub enum Ending {
     Won(Player),
     /// The move limit was reached first.
     Stopped,
+    /// This player, a human side, quit.
+    Quit(Player),
 }
 
 /// Plays `game` until no move is left or `max_moves` moves have been made.
@@ -188,7 +191,9 @@ pub fn play_out(
         if game.moves() >= max_moves {
             return Ok(Ending::Stopped);
         }
-        let take = sides.choose(game)?;
+        let Some(take) = sides.choose(game)? else {
+            return Ok(Ending::Quit(game.to_move()));
+        };
         record(game, &take)?;
         let mover = player_name(game.to_move());
         game.apply(&take).map_err(|reason| {
@@ -214,13 +219,13 @@ mod tests {
         values.iter().map(|&v| BigUint::from(v)).collect()
     }
 
-    pub(super) fn quiet_console(input: &'static str) -> Console {
-        Console::new(Box::new(input.as_bytes()), Box::new(io::sink()))
+    pub(super) fn quiet_console(input: &'static str, typed: bool) -> Console {
+        Console::new(Box::new(input.as_bytes()), Box::new(io::sink()), typed)
     }
 
     fn play(values: &[u32], rule: Rule, first: Strategy, second: Strategy) -> (Game, Ending) {
         let mut game = Game::new(heaps(values), rule);
-        let mut sides = Sides::new(first, second, 7, quiet_console(""));
+        let mut sides = Sides::new(first, second, 7, quiet_console("", false));
         let ending = play_out(&mut game, &mut sides, 1_000_000, |_, _| Ok(())).unwrap();
         (game, ending)
     }

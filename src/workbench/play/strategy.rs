@@ -58,16 +58,17 @@ impl Sides {
         }
     }
 
-    /// The move of the player to move in `game`, which must not be over.
-    pub fn choose(&mut self, game: &Game) -> Result<Take, Error> {
+    /// The move of the player to move in `game`, which must not be over;
+    /// `None` when that player, a human side, quits.
+    pub fn choose(&mut self, game: &Game) -> Result<Option<Take>, Error> {
         let strategy = match game.to_move() {
             Player::First => self.first,
             Player::Second => self.second,
         };
         match strategy {
-            Strategy::Optimal => optimal_move(game),
-            Strategy::Delay => Ok(delay_move(game.heaps())),
-            Strategy::Random => Ok(random_move(game.heaps(), &mut self.rng)),
+            Strategy::Optimal => optimal_move(game).map(Some),
+            Strategy::Delay => Ok(Some(delay_move(game.heaps()))),
+            Strategy::Random => Ok(Some(random_move(game.heaps(), &mut self.rng))),
             Strategy::Human => self.console.read_move(game),
         }
     }

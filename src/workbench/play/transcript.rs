@@ -137,6 +137,7 @@ pub fn summary(moves: u64, ending: Ending) -> String {
     match ending {
         Ending::Won(player) => format!("{moves} moves; the {} player wins", player_name(player)),
         Ending::Stopped => format!("{moves} moves; stopped by --max-moves"),
+        Ending::Quit(player) => format!("{moves} moves; the {} player quit", player_name(player)),
     }
 }
 
@@ -204,6 +205,10 @@ mod tests {
         assert_eq!(
             summary(5, Ending::Stopped),
             "5 moves; stopped by --max-moves"
+        );
+        assert_eq!(
+            summary(2, Ending::Quit(Player::Second)),
+            "2 moves; the second player quit"
         );
     }
 }

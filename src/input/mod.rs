@@ -21,6 +21,7 @@
 //! watched in `file_changes`, a map's pages released in `page_release`.
 
 mod bits;
+pub mod cancel;
 mod dec;
 mod decimal_digits;
 mod decimal_limbs;

@@ -58,8 +58,12 @@ PathType = Union[str, "os.PathLike[str]"]
 Source = Union[PathType, bytes, bytearray, memoryview, numpy.ndarray, Iterable[int]]
 
 
-def _path(path: Optional[PathType]) -> Optional[str]:
-    return None if path is None else os.fsdecode(os.fspath(path))
+def _path(path: PathType) -> str:
+    return os.fsdecode(os.fspath(path))
+
+
+def _maybe_path(path: Optional[PathType]) -> Optional[str]:
+    return None if path is None else _path(path)
 
 
 def _in_place(array: numpy.ndarray) -> numpy.ndarray:
@@ -127,7 +131,7 @@ def analyze(
     settings = _native.Settings(
         format=format, rule=rule, game=game, memory=memory, threads=threads,
         inline_bits=inline_bits, decide=decide, max_values=max_values,
-        nim_sum_out=_path(nim_sum_out), move_out=_path(move_out), no_mmap=no_mmap,
+        nim_sum_out=_maybe_path(nim_sum_out), move_out=_maybe_path(move_out), no_mmap=no_mmap,
         name=name)
     if isinstance(source, (str, os.PathLike)):
         text = _native.analyze_path(_path(source), settings)
@@ -211,9 +215,9 @@ def graph(source: Union[PathType, bytes, bytearray], *,
     ([{'infinite': []}], 'draw')
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
-        text = _native.graph_bytes(bytes(source), name, _path(values_out))
+        text = _native.graph_bytes(bytes(source), name, _maybe_path(values_out))
     else:
-        text = _native.graph_path(_path(source), _path(values_out))
+        text = _native.graph_path(_path(source), _maybe_path(values_out))
     return GraphReport(json.loads(text))
 
 

@@ -54,7 +54,7 @@ def resolve_binary(nimstream):
     if os.path.isabs(nimstream):
         return nimstream
     try:
-        from pyspark import SparkFiles
+        from pyspark import SparkFiles  # type: ignore[import-not-found, unused-ignore]
 
         shipped = SparkFiles.get(os.path.basename(nimstream))
     except Exception:  # not in a Spark task, or nothing shipped
@@ -112,7 +112,7 @@ def merge_group(nimstream, group):
 
 #: The SparkContexts this module was shipped to (its functions run in
 #: the executors' Python workers, which import it).
-_SHIPPED = set()
+_SHIPPED: "set[int]" = set()
 
 
 def ship_module(sc):
@@ -176,7 +176,7 @@ def arguments(argv):
 
 def main(argv=None):
     args = arguments(argv)
-    from pyspark import SparkConf, SparkContext
+    from pyspark import SparkConf, SparkContext  # type: ignore[import-not-found, unused-ignore]
 
     conf = (SparkConf().setAppName("nimstream")
             .setIfMissing("spark.ui.showConsoleProgress", "false"))

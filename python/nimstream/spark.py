@@ -25,6 +25,9 @@ of the second phase (rare: the nim-sum's msb far below the longest heap),
 each range runs `--phase2` and the same reduction follows.
 
 Importable: `run(spark_context, path, ...)` returns the report's text.
+Installed with the Python package it is `nimstream.spark`
+(``from nimstream import spark``); `contrib/spark/nimstream_spark.py` is a
+link to this file, for `spark-submit` without the package.
 """
 
 import argparse
@@ -111,15 +114,22 @@ def merge_group(nimstream, group):
 
 
 #: The SparkContexts this module was shipped to (its functions run in
-#: the executors' Python workers, which import it).
+#: the executors' Python workers).
 _SHIPPED: "set[int]" = set()
 
 
 def ship_module(sc):
-    """Makes this module importable by the executors' Python workers."""
-    if id(sc) not in _SHIPPED:
-        sc.addPyFile(os.path.abspath(__file__))
-        _SHIPPED.add(id(sc))
+    """Makes this module's functions reach the executors' Python workers:
+    they are pickled by value, so that the workers need only the binary,
+    not this file or the package (a script's functions, `__main__`'s,
+    always are)."""
+    if id(sc) in _SHIPPED:
+        return
+    if __name__ != "__main__":
+        from pyspark import cloudpickle  # type: ignore[import-not-found, unused-ignore]
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    _SHIPPED.add(id(sc))
 
 
 def run(sc, path, fmt="auto", rule="normal", game="nim", ranges=None,

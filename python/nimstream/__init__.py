@@ -198,7 +198,7 @@ class Game:
 
     def to_dict(self, values: int = 120, heaps: Sequence[int] = ()) -> Dict[str, Any]:
         """``nimstream grundy GAME --values VALUES --heap H... --json``."""
-        return dict(json.loads(self._native.to_json(values, list(heaps))))
+        return dict(json.loads(self._native.grundy_json(values, list(heaps))))
 
     def __repr__(self) -> str:
         return "Game({!r})".format(self.canonical)

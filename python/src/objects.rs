@@ -31,12 +31,13 @@ impl Game {
     /// The table, recomputed with at least `n` values when it has fewer
     /// and no period gives the rest (as `grundy --values N` does).
     fn table_for(&mut self, py: Python<'_>, n: u64) -> PyResult<&Table> {
-        let short = self.table.sequence().period().is_none()
-            && self.table.sequence().values_computed() < n;
+        let short =
+            self.table.sequence().period().is_none() && self.table.sequence().values_computed() < n;
         if short {
             let max_values = self.max_values.max(n);
             let game = &self.game;
-            self.table = interruptible(py, &Cancel::default(), || Table::compute(game, max_values))?;
+            self.table =
+                interruptible(py, &Cancel::default(), || Table::compute(game, max_values))?;
         }
         Ok(&self.table)
     }
@@ -93,7 +94,7 @@ impl Game {
 
     /// `grundy GAME --values n --heap H… --json`, as text.
     #[pyo3(signature = (values=120, heaps=Vec::new()))]
-    fn to_json(
+    fn grundy_json(
         &mut self,
         py: Python<'_>,
         values: u64,
@@ -104,7 +105,10 @@ impl Game {
             .iter()
             .map(|h| {
                 let decimal = decimal_of(h)?;
-                let value = self.table.heap_value(&decimal).map_err(|e| to_python(py, e))?;
+                let value = self
+                    .table
+                    .heap_value(&decimal)
+                    .map_err(|e| to_python(py, e))?;
                 Ok((decimal, value))
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -213,7 +217,10 @@ fn limbs_of(x: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     let mut record = Vec::new();
     write_int(x, 0, "<update>", &mut record)?;
     // The record is a LEB128 byte count, then the bytes.
-    let start = record.iter().position(|&b| b & 0x80 == 0).map_or(0, |i| i + 1);
+    let start = record
+        .iter()
+        .position(|&b| b & 0x80 == 0)
+        .map_or(0, |i| i + 1);
     Ok(record[start..]
         .chunks(8)
         .map(|chunk| {
@@ -282,7 +289,9 @@ fn one_partial(py: Python<'_>, text: &str) -> PyResult<sharded::Partial> {
     let mut all = sharded::parse_partials(text, "<plan>").map_err(|e| to_python(py, e))?;
     match all.len() {
         1 => Ok(all.remove(0)),
-        n => Err(usage(format!("the plan holds {n} partials; phase2= takes the one merge gave"))),
+        n => Err(usage(format!(
+            "the plan holds {n} partials; phase2= takes the one merge gave"
+        ))),
     }
 }
 

@@ -55,7 +55,7 @@ where
 }
 
 /// A panic's message as a `RuntimeError`.
-fn internal(panic: Box<dyn std::any::Any + Send>) -> PyErr {
+pub fn internal(panic: Box<dyn std::any::Any + Send>) -> PyErr {
     let message = panic
         .downcast_ref::<&str>()
         .map(|text| text.to_string())
@@ -69,8 +69,7 @@ fn internal(panic: Box<dyn std::any::Any + Send>) -> PyErr {
 /// A `nimstream.UsageError`.
 pub fn usage(message: impl Into<String>) -> PyErr {
     Python::attach(|py| {
-        package_error(py, "UsageError", (message.into(),))
-            .unwrap_or_else(|failed| failed)
+        package_error(py, "UsageError", (message.into(),)).unwrap_or_else(|failed| failed)
     })
 }
 

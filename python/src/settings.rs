@@ -87,7 +87,8 @@ pub fn rule_named(name: &str) -> PyResult<Rule> {
 
 /// `game=`: a game string as `--game` takes it.
 pub fn game_named(name: &str) -> PyResult<Game> {
-    name.parse().map_err(|e: nimstream::games::GameError| usage(e.to_string()))
+    name.parse()
+        .map_err(|e: nimstream::games::GameError| usage(e.to_string()))
 }
 
 /// `threads=`: at least 1; `None` is every core, as the command line's

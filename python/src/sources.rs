@@ -8,12 +8,16 @@ use crate::settings::Settings;
 use nimstream::workbench::encode::{write_header, write_heap};
 use nimstream::{analyze_bytes as crate_bytes, analyze_path as crate_path, analyze_reader};
 use nimstream::{Cancel, Format, Options};
-use numpy::{PyArrayDescrMethods, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    PyArrayDescrMethods, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyIterator};
 use std::io::{self, Read};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// The options of `settings`, with a cancel flag of their own.
 fn cancellable(settings: &Settings) -> (Options, Cancel) {
@@ -66,7 +70,10 @@ fn array_bytes<'a, T: numpy::Element>(array: &'a PyReadonlyArrayDyn<'_, T>) -> P
     // size_of_val(elements) initialised bytes, which live as long as the
     // borrow of the array (the read-only borrow keeps Rust writers away).
     Ok(unsafe {
-        std::slice::from_raw_parts(elements.as_ptr().cast::<u8>(), std::mem::size_of_val(elements))
+        std::slice::from_raw_parts(
+            elements.as_ptr().cast::<u8>(),
+            std::mem::size_of_val(elements),
+        )
     })
 }
 
@@ -80,7 +87,9 @@ pub fn analyze_array(
     settings: &Settings,
 ) -> PyResult<String> {
     if cfg!(target_endian = "big") {
-        return Err(usage("numpy arrays are read as little-endian; this machine is big-endian"));
+        return Err(usage(
+            "numpy arrays are read as little-endian; this machine is big-endian",
+        ));
     }
     if !array.dtype().is_native_byteorder().unwrap_or(true) {
         return Err(usage(
@@ -121,15 +130,26 @@ pub fn analyze_array(
         })
     };
     match width {
-        1 => analyze(array_bytes(&array.cast::<numpy::PyArrayDyn<u8>>()?.readonly())?),
-        2 => analyze(array_bytes(&array.cast::<numpy::PyArrayDyn<u16>>()?.readonly())?),
-        4 => analyze(array_bytes(&array.cast::<numpy::PyArrayDyn<u32>>()?.readonly())?),
-        _ => analyze(array_bytes(&array.cast::<numpy::PyArrayDyn<u64>>()?.readonly())?),
+        1 => analyze(array_bytes(
+            &array.cast::<numpy::PyArrayDyn<u8>>()?.readonly(),
+        )?),
+        2 => analyze(array_bytes(
+            &array.cast::<numpy::PyArrayDyn<u16>>()?.readonly(),
+        )?),
+        4 => analyze(array_bytes(
+            &array.cast::<numpy::PyArrayDyn<u32>>()?.readonly(),
+        )?),
+        _ => analyze(array_bytes(
+            &array.cast::<numpy::PyArrayDyn<u64>>()?.readonly(),
+        )?),
     }
 }
 
 /// `analyze(iterable)`: Python ints of any size, streamed in one pass
-/// (the iterable is never held whole).
+/// (the iterable is never held whole). Two threads share the work: this
+/// one, holding the GIL, encodes the ints as `nimb` records a batch at a
+/// time and looks for Ctrl-C between batches; a worker, without the GIL,
+/// analyzes the batches as one stream (at most [`BATCHES_AHEAD`] wait).
 #[pyfunction]
 pub fn analyze_ints(
     py: Python<'_>,
@@ -137,89 +157,112 @@ pub fn analyze_ints(
     settings: &Settings,
 ) -> PyResult<String> {
     if settings.options.format.is_some_and(|f| f != Format::Nimb) {
-        return Err(usage("an iterable of ints has no format: leave format= out"));
+        return Err(usage(
+            "an iterable of ints has no format: leave format= out",
+        ));
     }
-    let iterator = heaps.try_iter().map_err(|_| {
+    let mut heaps = heaps.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
             "cannot analyze a {}: expected a path, bytes, a numpy array or an iterable of ints",
-            heaps.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string())
+            heaps
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
         ))
     })?;
     let (options, cancel) = cancellable(settings);
     let name = name_of(settings, "<ints>");
-    let mut reader = IntsReader::new(iterator.unbind(), name.clone());
-    let (report, failure) = interruptible(py, &cancel, || {
-        let report = analyze_reader(&mut reader, Format::Nimb, &name, &options);
-        Ok((report, reader.failure.take()))
-    })?;
+    let (batches, received) = sync_channel::<Vec<u8>>(BATCHES_AHEAD);
+    let (report, failure) = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let mut reader = Batches {
+                received,
+                batch: Vec::new(),
+                at: 0,
+            };
+            let analyzed = catch_unwind(AssertUnwindSafe(|| {
+                analyze_reader(&mut reader, Format::Nimb, &name, &options)
+            }));
+            analyzed.map(|report| report.map(|report| report.to_json()))
+        });
+        let failure = send_batches(py, &mut heaps, &name, &batches);
+        if failure.is_some() {
+            cancel.cancel();
+        }
+        drop(batches);
+        let report = py.detach(|| worker.join().unwrap_or_else(Err));
+        (report, failure)
+    });
     if let Some(failure) = failure {
         return Err(failure);
     }
-    report
-        .map(|report| report.to_json())
-        .map_err(|error| crate::run::to_python(py, error))
+    match report {
+        Ok(report) => report.map_err(|error| crate::run::to_python(py, error)),
+        Err(panic) => Err(crate::run::internal(panic)),
+    }
 }
 
-/// Bytes of `nimb` records encoded at a time, between two takes of the
-/// GIL.
+/// Batches of records the encoder may be ahead of the analysis.
+const BATCHES_AHEAD: usize = 2;
+
+/// Bytes of `nimb` records encoded in a batch.
 const BATCH_BYTES: usize = 1 << 20;
 
-/// A Python iterator of ints read as a `nimb` stream: the header, then
-/// one record per int, encoded a batch at a time with the GIL held.
-struct IntsReader {
-    heaps: Py<PyIterator>,
-    name: String,
-    batch: Vec<u8>,
-    at: usize,
-    index: u64,
-    ended: bool,
-    /// The Python error that ended the stream early (a value that is not
-    /// an int, a negative int, the iterator's own exception).
-    failure: Option<PyErr>,
-}
-
-impl IntsReader {
-    fn new(heaps: Py<PyIterator>, name: String) -> IntsReader {
-        let mut batch = Vec::with_capacity(BATCH_BYTES + 64);
-        write_header(Format::Nimb, &mut batch).expect("a Vec takes the header");
-        IntsReader {
-            heaps,
-            name,
-            batch,
-            at: 0,
-            index: 0,
-            ended: false,
-            failure: None,
+/// Encodes the ints of `heaps` into batches (the header first) and sends
+/// them, until the iterator ends or the worker stops taking them; looks
+/// for Ctrl-C after each. Returns the Python error that stopped it: a
+/// value that is not an int, a negative int, the iterator's own
+/// exception, or the signal's.
+fn send_batches(
+    py: Python<'_>,
+    heaps: &mut Bound<'_, PyIterator>,
+    name: &str,
+    batches: &SyncSender<Vec<u8>>,
+) -> Option<PyErr> {
+    let mut batch = Vec::with_capacity(BATCH_BYTES + 64);
+    write_header(Format::Nimb, &mut batch).expect("a Vec takes the header");
+    let mut index = 0u64;
+    let mut ended = false;
+    while !ended {
+        while batch.len() < BATCH_BYTES {
+            let written = match heaps.next() {
+                None => {
+                    ended = true;
+                    break;
+                }
+                Some(heap) => heap.and_then(|heap| write_int(&heap, index, name, &mut batch)),
+            };
+            if let Err(failure) = written {
+                return Some(failure);
+            }
+            index += 1;
+        }
+        if let Err(signal) = py.check_signals() {
+            return Some(signal);
+        }
+        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_BYTES + 64));
+        if py.detach(|| batches.send(full)).is_err() {
+            // The analysis stopped (bad input cannot be: the records are
+            // well formed; a panic comes back from the worker).
+            return None;
         }
     }
-
-    /// Encodes the next batch of ints.
-    fn refill(&mut self) -> Result<(), PyErr> {
-        self.batch.clear();
-        self.at = 0;
-        Python::attach(|py| {
-            let mut heaps = self.heaps.bind(py).clone();
-            while self.batch.len() < BATCH_BYTES {
-                match heaps.next() {
-                    None => {
-                        self.ended = true;
-                        break;
-                    }
-                    Some(heap) => write_int(&heap?, self.index, &self.name, &mut self.batch)?,
-                }
-                self.index += 1;
-            }
-            Ok(())
-        })
-    }
+    None
 }
 
-impl Read for IntsReader {
+/// The batches of records as one `nimb` stream.
+struct Batches {
+    received: Receiver<Vec<u8>>,
+    batch: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Batches {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.at == self.batch.len() && !self.ended {
-            if let Err(failure) = self.refill() {
-                self.failure = Some(failure);
-                return Err(io::Error::other("the iterable of ints failed"));
+        while self.at == self.batch.len() {
+            match self.received.recv() {
+                Ok(batch) => (self.batch, self.at) = (batch, 0),
+                Err(_) => return Ok(0),
             }
         }
         let n = out.len().min(self.batch.len() - self.at);
@@ -233,7 +276,12 @@ impl Read for IntsReader {
 /// a `nimb` record. An int below 2^63 is read in one call; a longer one
 /// through `int.to_bytes` (the stable ABI has no faster way to its
 /// digits). Objects with `__index__` (numpy integers) are taken as ints.
-pub fn write_int(heap: &Bound<'_, PyAny>, index: u64, name: &str, out: &mut Vec<u8>) -> PyResult<()> {
+pub fn write_int(
+    heap: &Bound<'_, PyAny>,
+    index: u64,
+    name: &str,
+    out: &mut Vec<u8>,
+) -> PyResult<()> {
     let py = heap.py();
     let owned;
     let heap = match heap.is_instance_of::<PyInt>() {
@@ -257,8 +305,11 @@ pub fn write_int(heap: &Bound<'_, PyAny>, index: u64, name: &str, out: &mut Vec<
     let written = match overflow {
         0 => write_heap(Format::Nimb, &[small as u64][..], out),
         _ => {
-            let bits: u64 = heap.call_method0(pyo3::intern!(py, "bit_length"))?.extract()?;
-            let bytes = heap.call_method1(pyo3::intern!(py, "to_bytes"), (bits.div_ceil(8), "little"))?;
+            let bits: u64 = heap
+                .call_method0(pyo3::intern!(py, "bit_length"))?
+                .extract()?;
+            let bytes =
+                heap.call_method1(pyo3::intern!(py, "to_bytes"), (bits.div_ceil(8), "little"))?;
             write_heap(Format::Nimb, bytes.cast::<PyBytes>()?.as_bytes(), out)
         }
     };
@@ -270,13 +321,14 @@ fn index_of<'py>(heap: &Bound<'py, PyAny>, index: u64) -> PyResult<Bound<'py, Py
     // SAFETY: `heap` is a live object; PyNumber_Index returns a new
     // reference or NULL with an exception set, which from_owned_ptr_or_err
     // takes.
-    unsafe {
-        Bound::from_owned_ptr_or_err(heap.py(), pyo3::ffi::PyNumber_Index(heap.as_ptr()))
-    }
-    .map_err(|_| {
-        let kind = heap.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
-        PyTypeError::new_err(format!("heap {index} is a {kind}, not an int"))
-    })
+    unsafe { Bound::from_owned_ptr_or_err(heap.py(), pyo3::ffi::PyNumber_Index(heap.as_ptr())) }
+        .map_err(|_| {
+            let kind = heap
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string());
+            PyTypeError::new_err(format!("heap {index} is a {kind}, not an int"))
+        })
 }
 
 /// The `InputError` of a negative heap: its index stands for the offset.

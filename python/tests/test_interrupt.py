@@ -62,8 +62,8 @@ def test_ctrl_c_stops_windowed_passes_over_an_array():
 
 
 def test_an_analysis_releases_the_gil():
-    # One heap of 2^20 bits under a 64-byte budget: 2,048 passes.
-    array = numpy.frombuffer(b"1" * (1 << 20) + b"\n", numpy.uint8)
+    # One heap of 2^22 bits under a 64-byte budget: 8,192 passes.
+    array = numpy.frombuffer(b"1" * (1 << 22) + b"\n", numpy.uint8)
     ticks = []
     stop = threading.Event()
 
@@ -81,6 +81,6 @@ def test_an_analysis_releases_the_gil():
     during = len(ticks) - before
     stop.set()
     counter.join()
-    assert report.max_bit_length == 1 << 20
+    assert report.max_bit_length == 1 << 22
     # The other thread ran throughout: about one tick a millisecond.
     assert elapsed > 0.05 and during > elapsed * 1000 / 4, (elapsed, during)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The Python package (SPEC section 14) against the CLI, side by side in one
+# run (bench/python_bench.py says how): `nimstream.analyze(a)` on a uint64
+# numpy array of SIZE read in place against `nimstream analyze FILE --json`
+# on the same bytes in a cached file, with peak RSS; and `analyze(heaps)`
+# on INTS Python ints of 64 to 4,096 bits against
+# `functools.reduce(operator.xor, heaps)`. The package is installed from
+# python/ into target/py-venv (as .ci/run does) when it is not there.
+#
+# Writes the section between the python markers of bench/RESULTS.md.
+#
+# Usage: bench/python.sh [SIZE]      SIZE defaults to 1GiB
+# Environment: RUNS (rounds, default 7), INTS (default 10000000; 0 skips
+# the ints), INT_RUNS (default 3), BENCH_DIR (where the file goes; default
+# a new directory under /tmp, removed at the end).
+set -euo pipefail
+
+size=${1:-1GiB}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/sections.sh
+. "$repo/bench/sections.sh"
+cd "$repo"
+
+cargo build --release --locked --quiet
+binary="$repo/target/release/nimstream"
+venv="$repo/target/py-venv"
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check numpy
+"$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+
+dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/nimstream-python-bench.XXXXXX")}
+[ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
+file="$dir/heaps.u64"
+"$binary" gen --format u64le --size "$size" --seed 35 -o "$file" 2>/dev/null
+
+figures=$(flock /tmp/nimstream-bench.lock "$venv/bin/python" bench/python_bench.py \
+    "$binary" "$file" "$size")
+
+section="<!-- python: begin (written by bench/python.sh) -->
+## The Python package (bench/python.sh)
+
+Written by \`bench/python.sh $size\` on $(date -u +%Y-%m-%d) (UTC), commit
+$(git rev-parse --short HEAD), $(nproc) cores, Python $("$venv/bin/python" -c 'import sys; print(sys.version.split()[0])'),
+numpy $("$venv/bin/python" -c 'import numpy; print(numpy.__version__)').
+
+$figures
+<!-- python: end -->"
+write_section "$repo/bench/RESULTS.md" python "$section"
+echo "$figures"

@@ -3,14 +3,16 @@
 //! between pieces of input, so that a run over many gigabytes stops
 //! within milliseconds instead of at its end.
 //!
-//! An input opened with a flag ([`Input::with_cancel`](super::source::Input::with_cancel))
+//! An analysis given a flag ([`Options::cancel`](crate::Options::cancel))
 //! checks it before every positioned read of a file (a read is at most a
 //! few MiB), before every read of a stream, and, for bytes read in place
 //! (memory, a map), between pieces of [`CANCEL_PIECE_BYTES`] cut at heap
 //! boundaries (a `nimb` input in place, whose records are found only from
 //! the start, is one piece). The analysis then fails with an I/O error
 //! whose source is [`Cancelled`] ([`Error::is_cancelled`]). An input
-//! without a flag (the command line's) is read exactly as before.
+//! without a flag (the command line's) is read exactly as before. The
+//! entry points of `analyze_path`, `analyze_bytes` and `analyze_reader`
+//! take the flag; the sharded runs, updates and game graphs do not.
 
 use crate::error::Error;
 use std::fmt;

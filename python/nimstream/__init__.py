@@ -26,6 +26,7 @@ The entry points:
   winner and winning move after each.
 - `partial` and `merge`: sharded runs, a byte range at a time; the Spark
   job built on them is `nimstream.spark`.
+- `gen`: writes a random instance in any format, as ``nimstream gen``.
 
 Errors are `InputError` (bad input: path, offset, line, column) and
 `UsageError` (bad arguments), both `ValueError`; Ctrl-C stops a long
@@ -44,7 +45,7 @@ from ._reports import GraphReport, Move, Partial, Report
 
 __all__ = [
     "analyze", "Report", "Move", "Game", "graph", "GraphReport", "Position",
-    "partial", "merge", "Partial", "Error", "InputError", "UsageError",
+    "partial", "merge", "Partial", "gen", "Error", "InputError", "UsageError",
     "DEFAULT_MAX_VALUES",
 ]
 
@@ -342,3 +343,24 @@ def merge(partials: Iterable[Union[Partial, str]], *, inline_bits: int = 4096,
         return Report.from_json(text)
     return Partial(text, plan=(kind == "second_phase"))
 
+
+
+def gen(out: PathType, *, format: str, heaps: Optional[int] = None,
+        size: Union[int, str, None] = None, bits: Union[int, str, None] = None,
+        kind: str = "random", seed: int = 0) -> Dict[str, Any]:
+    """Writes an instance to `out` (whole or not at all), as ``nimstream gen
+    --format FORMAT -o OUT``: `heaps` heaps, or heaps until about `size`
+    bytes (``"64MiB"``); `bits` each heap's bit length (``64`` or
+    ``"1..4096"``); `kind` ``"random"``, ``"p-position"``, ``"pairs"`` or
+    ``"ones"``; the same `seed` gives the same bytes. Returns the summary
+    ``gen --json`` prints: ``heaps``, ``bytes``, ``nim_sum_bit_length``,
+    ``nim_sum_sha256``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "heaps.u64")
+    >>> gen(path, format="u64le", heaps=1000, kind="p-position")["bytes"]
+    8000
+    >>> analyze(numpy.fromfile(path, dtype=numpy.uint64)).winner
+    'second'
+    """
+    return dict(json.loads(_native.generate(_path(out), format, heaps, size, bits, kind, seed)))

@@ -8,7 +8,7 @@ import numpy.typing
 
 __all__ = [
     "DEFAULT_MAX_VALUES", "Game", "Position", "Settings", "analyze_array", "analyze_bytes",
-    "analyze_ints", "analyze_path", "graph_bytes", "graph_path", "merge", "partial",
+    "analyze_ints", "analyze_path", "generate", "graph_bytes", "graph_path", "merge", "partial",
 ]
 
 DEFAULT_MAX_VALUES: int
@@ -73,3 +73,6 @@ def graph_bytes(data: bytes, name: str, values_out: Optional[str] = None) -> str
 def partial(path: str, start: int, end: int, settings: Settings,
             phase2: Optional[str] = None) -> str: ...
 def merge(partials: List[str], settings: Settings) -> Tuple[str, str]: ...
+def generate(out: str, format: str, heaps: Optional[int] = None,
+             size: Union[int, str, None] = None, bits: Union[int, str, None] = None,
+             kind: str = "random", seed: int = 0) -> str: ...

@@ -1,14 +1,17 @@
 //! The package's other entry points over the crate: a heap game's value
 //! sequence (`Game`, SPEC section 8), game graphs (section 9), a position
-//! that takes updates (`Position`, section 10), and the partials and merge
-//! of sharded runs (section 11). Reports come back as the CLI's JSON.
+//! that takes updates (`Position`, section 10), the partials and merge of
+//! sharded runs (section 11), and `gen`'s instances. Reports come back as
+//! the CLI's JSON.
 
 use crate::run::{interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
 use crate::sources::{ints_as_nimb, write_int};
 use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
+use nimstream::output::AtomicFile;
 use nimstream::sharded::{self, Outcome};
 use nimstream::updates::{render, Position as CratePosition, UpdateOptions};
+use nimstream::workbench::gen::{self, Amount, BitRange, GenOptions, Kind};
 use nimstream::workbench::grundy::Table;
 use nimstream::{Cancel, Format, Options, DEFAULT_MAX_VALUES};
 use numpy::{IntoPyArray, PyArray1};
@@ -321,5 +324,65 @@ pub fn merge(
             Outcome::SecondPhase(partial) => ("second_phase", partial.to_json()),
             Outcome::Partial(partial) => ("partial", partial.to_json()),
         })
+    })
+}
+
+/// `gen`'s sizes and bit lengths: an int, or text as the command takes it.
+#[derive(FromPyObject)]
+pub enum Spec {
+    Number(u64),
+    Text(String),
+}
+
+/// `nimstream gen --format FORMAT … -o OUT --json`: writes an instance to
+/// `out` (whole or not at all); returns the summary's JSON.
+#[pyfunction]
+#[pyo3(signature = (out, format, heaps=None, size=None, bits=None, kind="random", seed=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn generate(
+    py: Python<'_>,
+    out: PathBuf,
+    format: &str,
+    heaps: Option<u64>,
+    size: Option<Spec>,
+    bits: Option<Spec>,
+    kind: &str,
+    seed: u64,
+) -> PyResult<String> {
+    let format =
+        format_choice(Some(format))?.ok_or_else(|| usage("gen needs a format, not auto"))?;
+    let amount = match (heaps, size) {
+        (Some(n), None) => Amount::Heaps(n),
+        (None, Some(Spec::Number(bytes))) => Amount::Bytes(bytes),
+        (None, Some(Spec::Text(text))) => {
+            Amount::Bytes(nimstream::parse_byte_size(&text).ok_or_else(|| {
+                usage(format!("invalid size '{text}': expected bytes, e.g. 64MiB"))
+            })?)
+        }
+        _ => return Err(usage("gen takes one of heaps= or size=")),
+    };
+    let bits = match bits {
+        None => BitRange::default_for(format),
+        Some(Spec::Number(b)) => b.to_string().parse().map_err(usage)?,
+        Some(Spec::Text(text)) => text.parse().map_err(usage)?,
+    };
+    let kind = Kind::from_name(kind).ok_or_else(|| {
+        usage(format!(
+            "unknown kind '{kind}': expected random, p-position, pairs or ones"
+        ))
+    })?;
+    let options = GenOptions {
+        format,
+        amount,
+        bits,
+        kind,
+        seed,
+    };
+    options.check().map_err(|e| to_python(py, e))?;
+    interruptible(py, &Cancel::default(), || {
+        let mut file = AtomicFile::create(&out)?;
+        let summary = gen::generate(&options, &mut file, &out.display().to_string())?;
+        file.commit()?;
+        Ok(summary.to_json())
     })
 }

@@ -180,3 +180,27 @@ def test_the_second_phase(cli, tmp_path):
         nimstream.merge(["{}"])
     with pytest.raises(nimstream.InputError):
         nimstream.merge([json.dumps({"nimstream_partial": 99})])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_gen_writes_the_bytes_and_summary_of_the_cli(cli, tmp_path, fmt):
+    for options, args in [(dict(heaps=300, seed=4), ["--heaps", 300, "--seed", 4]),
+                          (dict(size="20KiB", kind="p-position"),
+                           ["--size", "20KiB", "--kind", "p-position"]),
+                          (dict(heaps=10, kind="pairs", seed=1), ["--heaps", 10, "--kind",
+                                                                  "pairs", "--seed", 1])]:
+        mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+        summary = nimstream.gen(mine, format=fmt, **options)
+        done = cli.run("gen", "--format", fmt, "-o", theirs, "--json", *args)
+        assert done.returncode == 0, done.stderr
+        assert summary == json.loads(done.stderr)
+        assert mine.read_bytes() == theirs.read_bytes()
+    bits = "1..3" if fmt == "unary" else 8
+    nimstream.gen(tmp_path / "b", format=fmt, heaps=5, bits=bits)
+    assert cli.run("gen", "--format", fmt, "-o", tmp_path / "c", "--heaps", 5, "--bits",
+                   bits).returncode == 0
+    assert (tmp_path / "b").read_bytes() == (tmp_path / "c").read_bytes()
+    with pytest.raises(nimstream.UsageError, match="even"):
+        nimstream.gen(tmp_path / "d", format=fmt, heaps=3, kind="pairs")
+    with pytest.raises(nimstream.UsageError):
+        nimstream.gen(tmp_path / "d", format=fmt)

@@ -114,18 +114,6 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    const FORMATS: [Format; 9] = [
-        Format::Bits,
-        Format::Hex,
-        Format::Dec,
-        Format::Unary,
-        Format::U8,
-        Format::U16le,
-        Format::U32le,
-        Format::U64le,
-        Format::Nimb,
-    ];
-
     /// About 40 KiB of random heaps in `format` (ten pieces in place).
     fn instance(format: Format, seed: u64) -> Vec<u8> {
         let mut random = ChaCha8Rng::seed_from_u64(seed);
@@ -157,7 +145,7 @@ mod tests {
 
     #[test]
     fn a_flag_never_raised_changes_no_report() {
-        for (seed, format) in FORMATS.into_iter().enumerate() {
+        for (seed, format) in Format::ALL.into_iter().enumerate() {
             let data = instance(format, seed as u64);
             for threads in [1, 3] {
                 for rule in [Rule::Normal, Rule::Misere] {
@@ -196,7 +184,7 @@ mod tests {
             memory: MemoryBudget::Log,
             ..raised.clone()
         };
-        for format in FORMATS {
+        for format in Format::ALL {
             let data = instance(format, 7);
             let file = tempfile::NamedTempFile::new().unwrap();
             std::fs::write(file.path(), &data).unwrap();

@@ -190,8 +190,7 @@ impl Position<'static> {
         name: &str,
         options: &UpdateOptions,
     ) -> Result<Position<'static>, Error> {
-        let reads = initial_reads(options.threads);
-        Position::read(Input::memory(data, name), format, options, &reads)
+        Position::in_memory(data, format, name, options)
     }
 }
 
@@ -199,6 +198,16 @@ impl<'a> Position<'a> {
     /// Reads an instance held in memory; `name` stands for its path.
     pub fn from_bytes(
         data: &'a [u8],
+        format: Format,
+        name: &str,
+        options: &UpdateOptions,
+    ) -> Result<Position<'a>, Error> {
+        Position::in_memory(data, format, name, options)
+    }
+
+    /// The initial pass over bytes in memory, borrowed or owned.
+    fn in_memory(
+        data: impl Into<std::borrow::Cow<'a, [u8]>>,
         format: Format,
         name: &str,
         options: &UpdateOptions,

@@ -103,7 +103,9 @@ def analyze(
     - a numpy array of ``uint8``, ``uint16``, ``uint32`` or ``uint64``, read
       in place as ``u8``, ``u16le``, ``u32le`` or ``u64le`` (a ``uint8``
       array may hold any format's bytes: give `format`). An array that is
-      not C-contiguous or not in this machine's byte order is copied first;
+      not C-contiguous or not in this machine's byte order is copied first.
+      The array is read without the GIL: do not write to it from another
+      thread during the call;
     - an iterable of non-negative Python ints of any size (or objects with
       ``__index__``, such as numpy integers), streamed: the iterable is
       never held whole.

@@ -26,7 +26,8 @@ The entry points:
   winner and winning move after each.
 - `partial` and `merge`: sharded runs, a byte range at a time; the Spark
   job built on them is `nimstream.spark`.
-- `gen`: writes a random instance in any format, as ``nimstream gen``.
+- `gen` and `convert`: random instances in any format, and an instance
+  in another format, as ``nimstream gen`` and ``nimstream convert``.
 
 Errors are `InputError` (bad input: path, offset, line, column) and
 `UsageError` (bad arguments), both `ValueError`; Ctrl-C stops a long
@@ -45,7 +46,7 @@ from ._reports import GraphReport, Move, Partial, Report
 
 __all__ = [
     "analyze", "Report", "Move", "Game", "graph", "GraphReport", "Position",
-    "partial", "merge", "Partial", "gen", "Error", "InputError", "UsageError",
+    "partial", "merge", "Partial", "gen", "convert", "Error", "InputError", "UsageError",
     "DEFAULT_MAX_VALUES",
 ]
 
@@ -366,3 +367,21 @@ def gen(out: PathType, *, format: str, heaps: Optional[int] = None,
     'second'
     """
     return dict(json.loads(_native.generate(_path(out), format, heaps, size, bits, kind, seed)))
+
+
+def convert(source: Union[PathType, bytes, bytearray], *, to: str,
+            format: Optional[str] = None, out: Optional[PathType] = None,
+            name: str = "<bytes>") -> Optional[bytes]:
+    """The heaps of `source` (a path, or bytes in `format`) in format `to`,
+    as ``nimstream convert``: written to `out` (whole or not at all), or
+    returned as bytes when `out` is None.
+
+    >>> convert(b"3 4 5", format="dec", to="bits")
+    b'11\\n100\\n101\\n'
+    >>> numpy.frombuffer(convert(b"0x10 7", format="hex", to="u16le"), numpy.uint16)
+    array([16,  7], dtype=uint16)
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _native.convert(to, data=bytes(source), from_=format, out=_maybe_path(out),
+                               name=name)
+    return _native.convert(to, path=_path(source), from_=format, out=_maybe_path(out))

@@ -8,6 +8,7 @@ import numpy.typing
 
 __all__ = [
     "DEFAULT_MAX_VALUES", "Game", "Position", "Settings", "analyze_array", "analyze_bytes",
+    "convert",
     "analyze_ints", "analyze_path", "generate", "graph_bytes", "graph_path", "merge", "partial",
 ]
 
@@ -76,3 +77,6 @@ def merge(partials: List[str], settings: Settings) -> Tuple[str, str]: ...
 def generate(out: str, format: str, heaps: Optional[int] = None,
              size: Union[int, str, None] = None, bits: Union[int, str, None] = None,
              kind: str = "random", seed: int = 0) -> str: ...
+def convert(to: str, path: Optional[str] = None, data: Optional[bytes] = None,
+            from_: Optional[str] = None, out: Optional[str] = None,
+            name: str = "<bytes>") -> Optional[bytes]: ...

@@ -12,8 +12,8 @@
 //! - `sources.rs`: the sources of `analyze` and `partial` (a path, bytes,
 //!   a numpy array read in place, an iterable of ints streamed as `nimb`
 //!   records);
-//! - `objects.rs`: `Game`, `Position`, the graph, the sharded runs and
-//!   `gen`.
+//! - `objects.rs`: `Game`, `Position`, the graph, the sharded runs, `gen`
+//!   and `convert`.
 
 mod objects;
 mod run;
@@ -44,6 +44,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(objects::partial, module)?)?;
     module.add_function(wrap_pyfunction!(objects::merge, module)?)?;
     module.add_function(wrap_pyfunction!(objects::generate, module)?)?;
+    module.add_function(wrap_pyfunction!(objects::convert, module)?)?;
     module.add("DEFAULT_MAX_VALUES", nimstream::DEFAULT_MAX_VALUES)?;
     Ok(())
 }

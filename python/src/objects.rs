@@ -1,8 +1,8 @@
 //! The package's other entry points over the crate: a heap game's value
 //! sequence (`Game`, SPEC section 8), game graphs (section 9), a position
 //! that takes updates (`Position`, section 10), the partials and merge of
-//! sharded runs (section 11), and `gen`'s instances. Reports come back as
-//! the CLI's JSON.
+//! sharded runs (section 11), and `gen`'s and `convert`'s instances.
+//! Reports come back as the CLI's JSON.
 
 use crate::run::{interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
@@ -11,6 +11,7 @@ use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
 use nimstream::output::AtomicFile;
 use nimstream::sharded::{self, Outcome};
 use nimstream::updates::{render, Position as CratePosition, UpdateOptions};
+use nimstream::workbench::convert::{convert as workbench_convert, Input as ConvertInput};
 use nimstream::workbench::gen::{self, Amount, BitRange, GenOptions, Kind};
 use nimstream::workbench::grundy::Table;
 use nimstream::{Cancel, Format, Options, DEFAULT_MAX_VALUES};
@@ -385,4 +386,46 @@ pub fn generate(
         file.commit()?;
         Ok(summary.to_json())
     })
+}
+
+/// `nimstream convert`: the heaps of the file at `path` (or of `data`, in
+/// `from_`) in format `to`: written to `out` (whole or not at all), or
+/// returned as bytes.
+#[pyfunction]
+#[pyo3(signature = (to, path=None, data=None, from_=None, out=None, name="<bytes>"))]
+pub fn convert<'py>(
+    py: Python<'py>,
+    to: &str,
+    path: Option<PathBuf>,
+    data: Option<Vec<u8>>,
+    from_: Option<&str>,
+    out: Option<PathBuf>,
+    name: &str,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let to = format_choice(Some(to))?.ok_or_else(|| usage("convert needs to=, a format"))?;
+    let from = format_choice(from_)?;
+    let input = match (path, data) {
+        (Some(path), None) => ConvertInput::open(&path, from).map_err(|e| to_python(py, e))?,
+        (None, Some(data)) => {
+            let from = from.ok_or_else(|| usage("converting bytes needs format="))?;
+            ConvertInput::from_bytes(data, from, name)
+        }
+        _ => return Err(usage("convert takes one of a path or bytes")),
+    };
+    match out {
+        Some(out) => {
+            let written = || {
+                let mut file = AtomicFile::create(&out)?;
+                workbench_convert(&input, to, &mut file, &out.display().to_string())?;
+                file.commit()
+            };
+            written().map_err(|e| to_python(py, e))?;
+            Ok(None)
+        }
+        None => {
+            let mut bytes = Vec::new();
+            workbench_convert(&input, to, &mut bytes, "<bytes>").map_err(|e| to_python(py, e))?;
+            Ok(Some(PyBytes::new(py, &bytes)))
+        }
+    }
 }

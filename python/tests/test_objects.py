@@ -204,3 +204,20 @@ def test_gen_writes_the_bytes_and_summary_of_the_cli(cli, tmp_path, fmt):
         nimstream.gen(tmp_path / "d", format=fmt, heaps=3, kind="pairs")
     with pytest.raises(nimstream.UsageError):
         nimstream.gen(tmp_path / "d", format=fmt)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_convert_as_the_cli(cli, tmp_path, fmt):
+    source = cli.gen(tmp_path / "in.dec", "dec", "--heaps", 50, "--bits", "1..8", "--seed", 2)
+    theirs = tmp_path / "theirs.{}".format(EXTENSION[fmt])
+    assert cli.run("convert", source, "--to", fmt, "-o", theirs).returncode == 0
+    assert nimstream.convert(source, to=fmt) == theirs.read_bytes()
+    assert nimstream.convert(source.read_bytes(), format="dec", to=fmt) == theirs.read_bytes()
+    mine = tmp_path / "mine"
+    assert nimstream.convert(theirs, to="hex", out=mine) is None
+    assert cli.run("convert", theirs, "--to", "hex", "-o", tmp_path / "back.hex").returncode == 0
+    assert mine.read_bytes() == (tmp_path / "back.hex").read_bytes()
+    with pytest.raises(nimstream.InputError, match="does not fit"):
+        nimstream.convert(b"70000 1", format="dec", to="u16le")
+    with pytest.raises(nimstream.UsageError):
+        nimstream.convert(b"1", to="dec")

@@ -25,6 +25,10 @@ CHILD = textwrap.dedent("""
     else:
         source = numpy.frombuffer(b"1" * (1 << 23) + b"\\n", numpy.uint8)
         options = {"format": "bits", "memory": 64, "threads": 1}
+        if kind == "path":
+            source = sys.argv[2]
+            with open(source, "wb") as out:
+                out.write(b"1" * (1 << 23) + b"\\n")
     print("started", flush=True)
     try:
         nimstream.analyze(source, **options)
@@ -34,11 +38,11 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def interrupt_after(kind, seconds):
+def interrupt_after(kind, seconds, *args):
     """Starts a child analyzing `kind`, sends it SIGINT after `seconds`;
     returns its output lines and how long after the signal it answered."""
-    child = subprocess.Popen([sys.executable, "-c", CHILD, kind], stdout=subprocess.PIPE,
-                             text=True)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, kind, *map(str, args)],
+                             stdout=subprocess.PIPE, text=True)
     assert child.stdout.readline().strip() == "started"
     time.sleep(seconds)
     sent = time.monotonic()
@@ -57,6 +61,12 @@ def test_ctrl_c_stops_an_endless_stream_of_ints():
 
 def test_ctrl_c_stops_windowed_passes_over_an_array():
     line, answered = interrupt_after("array", 0.5)
+    assert line.startswith("interrupted"), line
+    assert answered < 1.0, answered
+
+
+def test_ctrl_c_stops_windowed_passes_over_a_file(tmp_path):
+    line, answered = interrupt_after("path", 0.5, tmp_path / "long.bits")
     assert line.startswith("interrupted"), line
     assert answered < 1.0, answered
 

@@ -145,27 +145,50 @@ mod tests {
 
     #[test]
     fn a_flag_never_raised_changes_no_report() {
+        let variants = [
+            Options::default(),
+            Options {
+                rule: Rule::Misere,
+                ..Options::default()
+            },
+            Options {
+                memory: MemoryBudget::Log,
+                ..Options::default()
+            },
+            Options {
+                game: "kayles".parse().unwrap(),
+                ..Options::default()
+            },
+        ];
         for (seed, format) in Format::ALL.into_iter().enumerate() {
             let data = instance(format, seed as u64);
+            let file = tempfile::NamedTempFile::new().unwrap();
+            std::fs::write(file.path(), &data).unwrap();
             for threads in [1, 3] {
-                for rule in [Rule::Normal, Rule::Misere] {
+                for variant in &variants {
                     let plain = Options {
                         threads,
-                        rule,
-                        ..Options::default()
+                        format: Some(format),
+                        ..variant.clone()
                     };
                     let armed = Options {
                         cancel: Cancel::new(),
                         ..plain.clone()
                     };
-                    let report = |options: &Options| {
-                        let report = analyze_bytes(&data, format, "t", options).unwrap();
-                        without_stats(report.to_json())
+                    // In memory (read in place), and from a file (a map
+                    // read in place by the windowed passes).
+                    let reports = |options: &Options| {
+                        let bytes = analyze_bytes(&data, format, "t", options).unwrap();
+                        let path = analyze_path(file.path(), options).unwrap();
+                        [
+                            without_stats(bytes.to_json()),
+                            without_stats(path.to_json()),
+                        ]
                     };
                     assert_eq!(
-                        report(&armed),
-                        report(&plain),
-                        "{format:?}, {threads} threads"
+                        reports(&armed),
+                        reports(&plain),
+                        "{format:?}, {threads} threads, {variant:?}"
                     );
                 }
             }

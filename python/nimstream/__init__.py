@@ -306,27 +306,37 @@ class Position:
         return "Position(heaps={}, winner={!r})".format(self.heaps, self.winner)
 
 
-def partial(path: PathType, start: int, end: int, *, format: Optional[str] = None,
+def partial(path: PathType, start: Union[int, Tuple[int, int], range],
+            end: Optional[int] = None, *, format: Optional[str] = None,
             rule: str = "normal", game: str = "nim", memory: Union[int, str, None] = None,
             threads: Optional[int] = 1, max_values: Optional[int] = None,
             no_mmap: bool = False, phase2: Optional[Partial] = None) -> Partial:
     """The partial summary of the heaps whose first byte lies in bytes
     [`start`, `end`) of the file at `path` (``nimstream analyze PATH --range
-    START..END --partial``); with `phase2`, the plan `merge` returned, the
+    START..END --partial``; the range may also be given as one
+    ``(start, end)`` or ``range(start, end)``); with `phase2`, the plan `merge` returned, the
     range's share of the second phase.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "heaps.dec")
     >>> with open(path, "w") as f:
     ...     _ = f.write("3 4 5\\n")
-    >>> first, second = partial(path, 0, 3), partial(path, 3, 6)
+    >>> first, second = partial(path, 0, 3), partial(path, range(3, 6))
     >>> merge([second, first]).move.heap
     0
     """
+    if isinstance(start, range):
+        first, end = start.start, start.stop
+    elif isinstance(start, tuple):
+        first, end = start
+    elif end is None:
+        raise UsageError("partial needs the range's end: partial(path, start, end)")
+    else:
+        first = start
     settings = _native.Settings(format=format, rule=rule, game=game, memory=memory,
                                 threads=threads, max_values=max_values, no_mmap=no_mmap)
     plan = None if phase2 is None else phase2.to_json()
-    return Partial(_native.partial(_path(path), start, end, settings, plan))
+    return Partial(_native.partial(_path(path), first, end, settings, plan))
 
 
 def merge(partials: Iterable[Union[Partial, str]], *, inline_bits: int = 4096,

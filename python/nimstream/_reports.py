@@ -50,7 +50,13 @@ class Move:
 
     @property
     def from_(self) -> Optional[int]:
+        """The heap's value before the move (``getattr(move, "from")`` too)."""
         return _number(self._data["from"])
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "from":
+            return self.from_
+        raise AttributeError(name)
 
     @property
     def to(self) -> Optional[int]:

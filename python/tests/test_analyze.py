@@ -161,6 +161,7 @@ def test_report_attributes_are_the_json_fields(cli, tmp_path):
     assert report.max_bit_length == 301 and report.msb == xor.bit_length() - 1
     move = report.move
     assert move.heap == 0 and move.from_ == heaps[0] and move.to == heaps[0] ^ xor
+    assert getattr(move, "from") == heaps[0]
     assert move.take == heaps[0] - (heaps[0] ^ xor) and move.leave == [heaps[0] ^ xor]
     assert report.winning_moves == data["winning_moves"] and report.winner == "first"
     assert report.schema == 1 and report.rule == "normal" and report.game == "nim"

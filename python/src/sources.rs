@@ -308,8 +308,9 @@ pub fn write_int(
             let bits: u64 = heap
                 .call_method0(pyo3::intern!(py, "bit_length"))?
                 .extract()?;
+            let little = pyo3::intern!(py, "little");
             let bytes =
-                heap.call_method1(pyo3::intern!(py, "to_bytes"), (bits.div_ceil(8), "little"))?;
+                heap.call_method1(pyo3::intern!(py, "to_bytes"), (bits.div_ceil(8), little))?;
             write_heap(Format::Nimb, bytes.cast::<PyBytes>()?.as_bytes(), out)
         }
     };

@@ -4,7 +4,7 @@
 //! sharded runs (section 11), and `gen`'s and `convert`'s instances.
 //! Reports come back as the CLI's JSON.
 
-use crate::run::{interruptible, to_python, usage};
+use crate::run::{abandonable, interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
 use crate::sources::{ints_as_nimb, write_int};
 use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
@@ -23,7 +23,9 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 /// A heap game and its value sequence, computed until a period is proven
-/// or `max_values` values exist.
+/// or `max_values` values exist (off the GIL; Ctrl-C returns at once, the
+/// computation finishing in the background, since the crate's sequences
+/// take no cancel flag).
 #[pyclass(module = "nimstream._native")]
 pub struct Game {
     game: nimstream::games::Game,
@@ -39,9 +41,8 @@ impl Game {
             self.table.sequence().period().is_none() && self.table.sequence().values_computed() < n;
         if short {
             let max_values = self.max_values.max(n);
-            let game = &self.game;
-            self.table =
-                interruptible(py, &Cancel::default(), || Table::compute(game, max_values))?;
+            let game = self.game.clone();
+            self.table = abandonable(py, move || Table::compute(&game, max_values))?;
         }
         Ok(&self.table)
     }
@@ -53,7 +54,8 @@ impl Game {
     #[pyo3(signature = (name, *, max_values=DEFAULT_MAX_VALUES))]
     fn new(py: Python<'_>, name: &str, max_values: u64) -> PyResult<Game> {
         let game = game_named(name)?;
-        let table = interruptible(py, &Cancel::default(), || Table::compute(&game, max_values))?;
+        let computed = game.clone();
+        let table = abandonable(py, move || Table::compute(&computed, max_values))?;
         Ok(Game {
             game,
             max_values,

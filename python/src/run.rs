@@ -3,8 +3,10 @@
 //! [`SIGNAL_POLL`] and raises the work's [`Cancel`] flag when it comes, so
 //! that `KeyboardInterrupt` stops an analysis within milliseconds of the
 //! poll. A panic in the crate is caught there and comes out as a
-//! `RuntimeError`, never as a panic into Python. The crate's errors become
-//! the package's exceptions in [`to_python`].
+//! `RuntimeError`, never as a panic into Python. Work that takes no flag
+//! runs in [`abandonable`]: Ctrl-C returns at once and leaves it to finish
+//! in the background. The crate's errors become the package's exceptions
+//! in [`to_python`].
 
 use nimstream::{Cancel, Error};
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
@@ -51,6 +53,38 @@ where
         Ok(Ok(value)) => Ok(value),
         Ok(Err(error)) => Err(to_python(py, error)),
         Err(panic) => Err(internal(panic)),
+    }
+}
+
+/// Runs `work`, which takes no [`Cancel`] flag (the crate's value
+/// sequences), on a thread of its own without the GIL. On Ctrl-C the
+/// `KeyboardInterrupt` is raised at once and the thread is left to finish
+/// in the background, its result dropped: the caller gets control back,
+/// the CPU the rest of the work.
+pub fn abandonable<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, Error> + Send + 'static,
+{
+    let (finished, mut wait) = channel();
+    std::thread::spawn(move || {
+        let _ = finished.send(catch_unwind(AssertUnwindSafe(work)));
+    });
+    loop {
+        // The receiver is moved into each wait and back (it is not Sync).
+        let answer;
+        (answer, wait) = py.detach(move || (wait.recv_timeout(SIGNAL_POLL), wait));
+        match answer {
+            Ok(Ok(Ok(value))) => return Ok(value),
+            Ok(Ok(Err(error))) => return Err(to_python(py, error)),
+            Ok(Err(panic)) => return Err(internal(panic)),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "nimstream internal error: no answer",
+                ))
+            }
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 """Long analyses release the GIL and stop on Ctrl-C (`KeyboardInterrupt`)
 within a second: measured in a child interpreter sent SIGINT while it
 analyzes a source that never ends, or one heap of 2^23 bits in a uint8
-array under a 64-byte budget (a pass per 512 bits: minutes of work)."""
+array under a 64-byte budget (a pass per 512 bits: minutes of work), or a game's value sequence with
+no period (which the crate cannot stop: the call returns, the work ends in
+the background)."""
 
 import signal
 import subprocess
@@ -31,7 +33,11 @@ CHILD = textwrap.dedent("""
                 out.write(b"1" * (1 << 23) + b"\\n")
     print("started", flush=True)
     try:
-        nimstream.analyze(source, **options)
+        if kind == "game":
+            # No period within 2^24 values: half a minute of work.
+            nimstream.Game("octal:0.161")
+        else:
+            nimstream.analyze(source, **options)
         print("finished", flush=True)
     except KeyboardInterrupt:
         print("interrupted %.3f" % time.monotonic(), flush=True)
@@ -67,6 +73,12 @@ def test_ctrl_c_stops_windowed_passes_over_an_array():
 
 def test_ctrl_c_stops_windowed_passes_over_a_file(tmp_path):
     line, answered = interrupt_after("path", 0.5, tmp_path / "long.bits")
+    assert line.startswith("interrupted"), line
+    assert answered < 1.0, answered
+
+
+def test_ctrl_c_returns_from_a_long_value_sequence():
+    line, answered = interrupt_after("game", 1.0)
     assert line.startswith("interrupted"), line
     assert answered < 1.0, answered
 

@@ -42,7 +42,7 @@ import numpy
 
 from . import _native
 from ._errors import Error, InputError, UsageError
-from ._reports import GraphReport, Move, Partial, Report
+from ._reports import GraphReport, Move, Partial, Report, _int, _number
 
 __all__ = [
     "analyze", "Report", "Move", "Game", "graph", "GraphReport", "Position",
@@ -290,12 +290,11 @@ class Position:
 
     @property
     def nim_sum(self) -> Optional[int]:
-        from ._reports import _number
         return _number(self.status()["nim_sum"])
 
     @property
     def winning_moves(self) -> Optional[int]:
-        return self.status()["winning_moves"]
+        return _int(self.status()["winning_moves"])
 
     @property
     def move(self) -> Optional[Move]:

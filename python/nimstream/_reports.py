@@ -13,6 +13,11 @@ import json
 from typing import Any, Dict, List, Optional
 
 
+def _int(value: Any) -> Optional[int]:
+    """A JSON integer that may be null."""
+    return None if value is None else int(value)
+
+
 def _number(value: Optional[Dict[str, Any]]) -> Optional[int]:
     """The int of a value object ``{"bit_length", "hex", "dec"}``."""
     if value is None or value.get("hex") is None:
@@ -42,11 +47,11 @@ class Move:
 
     @property
     def offset(self) -> Optional[int]:
-        return self._data["offset"]
+        return _int(self._data["offset"])
 
     @property
     def line(self) -> Optional[int]:
-        return self._data["line"]
+        return _int(self._data["line"])
 
     @property
     def from_(self) -> Optional[int]:
@@ -77,11 +82,11 @@ class Move:
 
     @property
     def from_grundy(self) -> Optional[int]:
-        return self._data.get("from_grundy")
+        return _int(self._data.get("from_grundy"))
 
     @property
     def to_grundy(self) -> Optional[int]:
-        return self._data.get("to_grundy")
+        return _int(self._data.get("to_grundy"))
 
     def to_dict(self) -> Dict[str, Any]:
         """The move as the JSON report has it."""
@@ -183,7 +188,7 @@ class Report:
 
     @property
     def msb(self) -> Optional[int]:
-        return self._data["msb"]
+        return _int(self._data["msb"])
 
     @property
     def winner(self) -> str:
@@ -192,7 +197,7 @@ class Report:
 
     @property
     def winning_moves(self) -> Optional[int]:
-        return self._data["winning_moves"]
+        return _int(self._data["winning_moves"])
 
     @property
     def move(self) -> Optional[Move]:
@@ -208,7 +213,7 @@ class Report:
 
     @property
     def grundy_sum(self) -> Optional[int]:
-        return self._data.get("grundy_sum")
+        return _int(self._data.get("grundy_sum"))
 
     @property
     def stats(self) -> Dict[str, Any]:
@@ -304,7 +309,7 @@ class GraphReport:
 
     @property
     def sum(self) -> Optional[int]:
-        return self._data["sum"]
+        return _int(self._data["sum"])
 
     @property
     def winner(self) -> str:

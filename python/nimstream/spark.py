@@ -34,6 +34,7 @@ import argparse
 import os
 import subprocess
 import sys
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 #: One range per this many bytes by default.
 DEFAULT_RANGE_BYTES = 256 << 20
@@ -45,13 +46,13 @@ FAN_IN = 16
 class NimstreamError(Exception):
     """nimstream exited with an error: its status and its message."""
 
-    def __init__(self, status, message):
+    def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
 
 
-def resolve_binary(nimstream):
+def resolve_binary(nimstream: str) -> str:
     """The binary on this node: an absolute path, a file shipped with
     --files, or a command on the PATH."""
     if os.path.isabs(nimstream):
@@ -69,7 +70,7 @@ def resolve_binary(nimstream):
     return nimstream
 
 
-def call(nimstream, args, stdin_text=None):
+def call(nimstream: str, args: List[str], stdin_text: Optional[str] = None) -> str:
     """Runs nimstream with `args`; its standard output, or NimstreamError."""
     done = subprocess.run(
         [resolve_binary(nimstream)] + args,
@@ -83,18 +84,18 @@ def call(nimstream, args, stdin_text=None):
     return done.stdout
 
 
-def cut(size, count):
+def cut(size: int, count: int) -> List[Tuple[int, int]]:
     """`count` adjacent byte ranges covering `size` bytes."""
     count = max(1, count)
     return [(size * k // count, size * (k + 1) // count) for k in range(count)]
 
 
-def default_ranges(size):
+def default_ranges(size: int) -> int:
     """One range per DEFAULT_RANGE_BYTES, at least one."""
     return max(1, -(-size // DEFAULT_RANGE_BYTES))
 
 
-def tree_merge(keyed, nimstream, count):
+def tree_merge(keyed: Any, nimstream: str, count: int) -> List[str]:
     """Merges (index, partial) pairs on the executors, FAN_IN at a time,
     until at most FAN_IN are left; returns them, in file order."""
     while count > FAN_IN:
@@ -107,7 +108,7 @@ def tree_merge(keyed, nimstream, count):
     return [partial for _, partial in sorted(keyed.collect())]
 
 
-def merge_group(nimstream, group):
+def merge_group(nimstream: str, group: Iterable[Tuple[int, str]]) -> str:
     """One `nimstream merge -` over a group of (index, partial) pairs."""
     lines = "".join(partial for _, partial in sorted(group))
     return call(nimstream, ["merge", "-"], lines)
@@ -118,7 +119,7 @@ def merge_group(nimstream, group):
 _SHIPPED: "set[int]" = set()
 
 
-def ship_module(sc):
+def ship_module(sc: Any) -> None:
     """Makes this module's functions reach the executors' Python workers:
     they are pickled by value, so that the workers need only the binary,
     not this file or the package (a script's functions, `__main__`'s,
@@ -128,12 +129,14 @@ def ship_module(sc):
     if __name__ != "__main__":
         from pyspark import cloudpickle  # type: ignore[import-not-found, unused-ignore]
 
-        cloudpickle.register_pickle_by_value(sys.modules[__name__])
+        cloudpickle.register_pickle_by_value(  # type: ignore[no-untyped-call, unused-ignore]
+            sys.modules[__name__])
     _SHIPPED.add(id(sc))
 
 
-def run(sc, path, fmt="auto", rule="normal", game="nim", ranges=None,
-        json_out=False, nimstream="nimstream"):
+def run(sc: Any, path: str, fmt: str = "auto", rule: str = "normal", game: str = "nim",
+        ranges: Optional[int] = None, json_out: bool = False,
+        nimstream: str = "nimstream") -> str:
     """Analyzes `path` on the SparkContext `sc`; returns the report's text,
     as `nimstream analyze` prints it. Raises NimstreamError on bad input
     or usage. The report names the file by its absolute path, the one
@@ -148,7 +151,8 @@ def run(sc, path, fmt="auto", rule="normal", game="nim", ranges=None,
     # empty range reads nothing.
     call(nimstream, ["analyze", path, "--range", "0..0", "--partial"] + common)
 
-    def analyze(index_range, extra=(), stdin_text=None):
+    def analyze(index_range: Tuple[int, Tuple[int, int]], extra: Sequence[str] = (),
+                stdin_text: Optional[str] = None) -> Tuple[int, str]:
         index, (start, end) = index_range
         args = ["analyze", path, "--range", "%d..%d" % (start, end), "--partial"]
         return index, call(nimstream, args + common + list(extra), stdin_text)
@@ -165,7 +169,7 @@ def run(sc, path, fmt="auto", rule="normal", game="nim", ranges=None,
     return call(nimstream, ["merge", "-"] + flags, plan + "".join(holders))
 
 
-def arguments(argv):
+def arguments(argv: Optional[List[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="nimstream_spark.py",
         description="nimstream analyze on Apache Spark: ranges as tasks, "
@@ -184,7 +188,7 @@ def arguments(argv):
     return parser.parse_args(argv)
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     args = arguments(argv)
     from pyspark import SparkConf, SparkContext  # type: ignore[import-not-found, unused-ignore]
 

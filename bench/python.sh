@@ -4,8 +4,9 @@
 # numpy array of SIZE read in place against `nimstream analyze FILE --json`
 # on the same bytes in a cached file, with peak RSS; and `analyze(heaps)`
 # on INTS Python ints of 64 to 4,096 bits against
-# `functools.reduce(operator.xor, heaps)`. The package is installed from
-# python/ into target/py-venv (as .ci/run does) when it is not there.
+# `functools.reduce(operator.xor, heaps)`; and the time `pip wheel ./python`
+# takes from scratch (target: under 3 minutes). The package is installed
+# from python/ into target/py-venv (as .ci/run does).
 #
 # Writes the section between the python markers of bench/RESULTS.md.
 #
@@ -32,6 +33,18 @@ fi
 
 dir=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/nimstream-python-bench.XXXXXX")}
 [ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
+
+# The wheel from scratch: pip wheel ./python with a cargo target of its own
+# (maturin fetched by pip's isolated build, the crate and its dependencies
+# compiled in the wheel's release profile).
+build_load=$(cut -d' ' -f1 /proc/loadavg)
+build=$( { /usr/bin/time -f "%e %U %S" env CARGO_TARGET_DIR="$dir/wheel-target" \
+    "$venv/bin/pip" wheel --quiet --disable-pip-version-check --no-deps ./python \
+    -w "$dir/wheel" >/dev/null; } 2>&1 | tail -1)
+read -r build_wall build_user build_sys <<<"$build"
+rm -rf "$dir/wheel-target"
+build_line=$(python3 -c "import sys; w, u, s = map(float, sys.argv[1:4]); print('| {:.0f} s | {:.0f} s | {} | < 180 s | {} |'.format(w, u + s, sys.argv[4], 'yes' if w < 180 else 'no'))" \
+    "$build_wall" "$build_user" "$build_sys" "$build_load")
 file="$dir/heaps.u64"
 "$binary" gen --format u64le --size "$size" --seed 35 -o "$file" 2>/dev/null
 
@@ -46,6 +59,12 @@ Written by \`bench/python.sh $size\` on $(date -u +%Y-%m-%d) (UTC), commit
 $(git rev-parse --short HEAD), $(nproc) cores, Python $("$venv/bin/python" -c 'import sys; print(sys.version.split()[0])'),
 numpy $("$venv/bin/python" -c 'import numpy; print(numpy.__version__)'), load average $load at the start
 (the machine is shared).
+
+### The wheel, built from scratch
+
+| wall | CPU (user + system) | load average at the start | target | target met |
+|---|---|---|---|---|
+$build_line
 
 $figures
 

@@ -6,12 +6,13 @@
 
 use crate::run::{abandonable, interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
-use crate::sources::{ints_as_nimb, write_int};
+use crate::sources::{ints_as_nimb, magnitude_of, IntMagnitude};
 use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
 use nimstream::output::AtomicFile;
 use nimstream::sharded::{self, Outcome};
 use nimstream::updates::{render, Position as CratePosition, UpdateOptions};
 use nimstream::workbench::convert::{convert as workbench_convert, Input as ConvertInput};
+use nimstream::workbench::encode::Magnitude;
 use nimstream::workbench::gen::{self, Amount, BitRange, GenOptions, Kind};
 use nimstream::workbench::grundy::Table;
 use nimstream::{Cancel, Format, Options, DEFAULT_MAX_VALUES};
@@ -220,21 +221,15 @@ impl Position {
 
 /// `x` (a non-negative int) as little-endian 64-bit limbs.
 fn limbs_of(x: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
-    let mut record = Vec::new();
-    write_int(x, 0, "<update>", &mut record)?;
-    // The record is a LEB128 byte count, then the bytes.
-    let start = record
-        .iter()
-        .position(|&b| b & 0x80 == 0)
-        .map_or(0, |i| i + 1);
-    Ok(record[start..]
-        .chunks(8)
-        .map(|chunk| {
-            let mut limb = [0u8; 8];
-            limb[..chunk.len()].copy_from_slice(chunk);
-            u64::from_le_bytes(limb)
-        })
-        .collect())
+    Ok(match magnitude_of(x, 0, "<update>")? {
+        IntMagnitude::Word(word) => vec![word],
+        IntMagnitude::Bytes(bytes) => {
+            let bytes = bytes.as_bytes();
+            (0..bytes.bit_length().div_ceil(64))
+                .map(|i| bytes.limb(i))
+                .collect()
+        }
+    })
 }
 
 /// `graph(path)`: the report of `nimstream graph PATH --json`.

@@ -272,16 +272,22 @@ impl Read for Batches {
     }
 }
 
-/// Appends `heap`, the `index`-th int of the source `name`, to `out` as
-/// a `nimb` record. An int below 2^63 is read in one call; a longer one
-/// through `int.to_bytes` (the stable ABI has no faster way to its
-/// digits). Objects with `__index__` (numpy integers) are taken as ints.
-pub fn write_int(
-    heap: &Bound<'_, PyAny>,
+/// A non-negative Python int's magnitude: a word, or its little-endian
+/// bytes.
+pub enum IntMagnitude<'py> {
+    Word(u64),
+    Bytes(Bound<'py, PyBytes>),
+}
+
+/// The magnitude of `heap`, the `index`-th int of the source `name`. An
+/// int below 2^63 is read in one call; a longer one through
+/// `int.to_bytes` (the stable ABI has no faster way to its digits).
+/// Objects with `__index__` (numpy integers) are taken as ints.
+pub fn magnitude_of<'py>(
+    heap: &Bound<'py, PyAny>,
     index: u64,
     name: &str,
-    out: &mut Vec<u8>,
-) -> PyResult<()> {
+) -> PyResult<IntMagnitude<'py>> {
     let py = heap.py();
     let owned;
     let heap = match heap.is_instance_of::<PyInt>() {
@@ -302,17 +308,23 @@ pub fn write_int(
     if overflow < 0 || (overflow == 0 && small < 0) {
         return Err(negative(py, heap, index, name));
     }
-    let written = match overflow {
-        0 => write_heap(Format::Nimb, &[small as u64][..], out),
-        _ => {
-            let bits: u64 = heap
-                .call_method0(pyo3::intern!(py, "bit_length"))?
-                .extract()?;
-            let little = pyo3::intern!(py, "little");
-            let bytes =
-                heap.call_method1(pyo3::intern!(py, "to_bytes"), (bits.div_ceil(8), little))?;
-            write_heap(Format::Nimb, bytes.cast::<PyBytes>()?.as_bytes(), out)
-        }
+    if overflow == 0 {
+        return Ok(IntMagnitude::Word(small as u64));
+    }
+    let bits: u64 = heap
+        .call_method0(pyo3::intern!(py, "bit_length"))?
+        .extract()?;
+    let little = pyo3::intern!(py, "little");
+    let bytes = heap.call_method1(pyo3::intern!(py, "to_bytes"), (bits.div_ceil(8), little))?;
+    Ok(IntMagnitude::Bytes(bytes.cast_into::<PyBytes>()?))
+}
+
+/// Appends `heap`, the `index`-th int of the source `name`, to `out` as
+/// a `nimb` record.
+fn write_int(heap: &Bound<'_, PyAny>, index: u64, name: &str, out: &mut Vec<u8>) -> PyResult<()> {
+    let written = match magnitude_of(heap, index, name)? {
+        IntMagnitude::Word(word) => write_heap(Format::Nimb, &[word][..], out),
+        IntMagnitude::Bytes(bytes) => write_heap(Format::Nimb, bytes.as_bytes(), out),
     };
     written.map_err(|e| PyValueError::new_err(e.to_string()))
 }

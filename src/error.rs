@@ -94,6 +94,13 @@ impl Error {
         }
     }
 
+    /// True when the analysis was stopped by its
+    /// [`Cancel`](crate::Cancel) flag.
+    pub fn is_cancelled(&self) -> bool {
+        matches!(self, Error::Io { source, .. }
+            if source.get_ref().is_some_and(|inner| inner.is::<crate::input::cancel::Cancelled>()))
+    }
+
     /// True when the error is a write to a closed pipe (the reader went away).
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)

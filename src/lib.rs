@@ -83,6 +83,7 @@ pub mod working_memory;
 
 pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule, DEFAULT_MAX_VALUES};
 pub use error::Error;
+pub use input::cancel::Cancel;
 pub use input::Format;
 pub use report::Report;
 
@@ -104,7 +105,7 @@ use std::path::Path;
 pub fn analyze_path(path: &Path, options: &Options) -> Result<Report, Error> {
     let name = path.display().to_string();
     let format = input::format_of(path, &name, options.format, "--format")?;
-    let mut input = Input::open(path, &name, !options.no_mmap)?;
+    let mut input = Input::open(path, &name, !options.no_mmap)?.with_cancel(options.cancel.clone());
     report(&mut input, format, name, options)
 }
 
@@ -123,7 +124,7 @@ pub fn analyze_bytes(
     name: &str,
     options: &Options,
 ) -> Result<Report, Error> {
-    let mut input = Input::memory(data, name);
+    let mut input = Input::memory(data, name).with_cancel(options.cancel.clone());
     report(&mut input, format, name.to_string(), options)
 }
 
@@ -144,7 +145,7 @@ pub fn analyze_reader(
     name: &str,
     options: &Options,
 ) -> Result<Report, Error> {
-    let mut input = Input::stream(Box::new(reader), name);
+    let mut input = Input::stream(Box::new(reader), name).with_cancel(options.cancel.clone());
     report(&mut input, format, name.to_string(), options)
 }
 

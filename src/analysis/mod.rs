@@ -56,6 +56,7 @@ pub use run::analyze;
 pub use survey::Survey;
 
 use crate::games::Game;
+use crate::input::cancel::Cancel;
 use crate::input::Format;
 use std::path::PathBuf;
 
@@ -90,6 +91,9 @@ pub struct Options {
     /// Read regular files with plain reads instead of a memory map (each
     /// pass reads the file again).
     pub no_mmap: bool,
+    /// Stops the analysis once raised, from another thread (see
+    /// [`crate::input::cancel`]); the default never does.
+    pub cancel: Cancel,
 }
 
 impl Default for Options {
@@ -106,6 +110,7 @@ impl Default for Options {
             move_out: None,
             threads: 1,
             no_mmap: false,
+            cancel: Cancel::default(),
         }
     }
 }

@@ -125,6 +125,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
         move_out: args.move_out,
         threads,
         no_mmap: args.no_mmap,
+        ..Options::default()
     };
     if let Some(range) = args.range {
         let partial = match &args.phase2 {

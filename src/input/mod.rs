@@ -25,6 +25,7 @@
 
 mod bits;
 mod blocks;
+pub mod cancel;
 mod dec;
 mod decimal_digits;
 mod decimal_limbs;

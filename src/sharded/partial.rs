@@ -338,12 +338,28 @@ pub fn read_partials(path: &Path) -> Result<Vec<Partial>, Error> {
         false => std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text)),
     };
     read.map_err(|e| Error::io(&name, e))?;
+    parse_partials(&text, &name)
+}
+
+/// The partials in `text`, one JSON object a line (blank lines skipped),
+/// as [`read_partials`] reads them from a file named `name`.
+///
+/// ```
+/// use nimstream::sharded::{analyze_range, parse_partials};
+/// use nimstream::Options;
+///
+/// let partial = analyze_range("fixtures/three-four-five.dec".as_ref(), 0..6, &Options::default())?;
+/// assert_eq!(parse_partials(&partial.to_json(), "partial")?, vec![partial]);
+/// assert!(parse_partials("{}", "partial").is_err());
+/// # Ok::<(), nimstream::Error>(())
+/// ```
+pub fn parse_partials(text: &str, name: &str) -> Result<Vec<Partial>, Error> {
     let mut partials = Vec::new();
     let mut offset = 0u64;
     for (n, line) in text.split_inclusive('\n').enumerate() {
         if !line.trim().is_empty() {
             let bad = |message: String| Error::Input {
-                path: name.clone(),
+                path: name.to_string(),
                 offset,
                 line_col: Some((n as u64 + 1, 1)),
                 message,

@@ -170,10 +170,44 @@ fn initial_reads(threads: usize) -> Reads {
     }
 }
 
+impl Position<'static> {
+    /// Reads an instance held in memory that the position keeps (the
+    /// Python package's `Position` of a list of heaps); `name` stands for
+    /// its path.
+    ///
+    /// ```
+    /// use nimstream::updates::{Position, UpdateOptions};
+    /// use nimstream::{Format, Player};
+    ///
+    /// let data = b"3 4 5".to_vec();
+    /// let mut position = Position::from_vec(data, Format::Dec, "heaps", &UpdateOptions::default())?;
+    /// assert_eq!(position.status()?.winner, Player::First);
+    /// # Ok::<(), nimstream::Error>(())
+    /// ```
+    pub fn from_vec(
+        data: Vec<u8>,
+        format: Format,
+        name: &str,
+        options: &UpdateOptions,
+    ) -> Result<Position<'static>, Error> {
+        Position::in_memory(data, format, name, options)
+    }
+}
+
 impl<'a> Position<'a> {
     /// Reads an instance held in memory; `name` stands for its path.
     pub fn from_bytes(
         data: &'a [u8],
+        format: Format,
+        name: &str,
+        options: &UpdateOptions,
+    ) -> Result<Position<'a>, Error> {
+        Position::in_memory(data, format, name, options)
+    }
+
+    /// The initial pass over bytes in memory, borrowed or owned.
+    fn in_memory(
+        data: impl Into<std::borrow::Cow<'a, [u8]>>,
         format: Format,
         name: &str,
         options: &UpdateOptions,

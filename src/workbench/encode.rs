@@ -53,6 +53,37 @@ impl Magnitude for [u64] {
     }
 }
 
+/// Little-endian bytes (a Python `int.to_bytes(n, "little")`); high zero
+/// bytes are allowed.
+///
+/// ```
+/// use nimstream::workbench::encode::write_heap;
+/// use nimstream::Format;
+///
+/// let mut out = Vec::new();
+/// write_heap(Format::Hex, &[0x34u8, 0x12, 0][..], &mut out)?;
+/// assert_eq!(out, b"1234\n");
+/// # Ok::<(), nimstream::workbench::encode::EncodeError>(())
+/// ```
+impl Magnitude for [u8] {
+    fn bit_length(&self) -> u64 {
+        match self.iter().rposition(|&byte| byte != 0) {
+            Some(top) => 8 * top as u64 + u64::from(8 - self[top].leading_zeros()),
+            None => 0,
+        }
+    }
+
+    fn limb(&self, index: u64) -> u64 {
+        let start = usize::try_from(index.saturating_mul(8)).unwrap_or(usize::MAX);
+        let mut bytes = [0u8; 8];
+        if let Some(rest) = self.get(start..) {
+            let n = rest.len().min(8);
+            bytes[..n].copy_from_slice(&rest[..n]);
+        }
+        u64::from_le_bytes(bytes)
+    }
+}
+
 /// Why a heap could not be written.
 #[derive(Debug)]
 pub enum EncodeError {

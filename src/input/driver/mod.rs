@@ -33,6 +33,7 @@ mod tests;
 
 pub use reread::{heap_at, Reread};
 
+use super::cancel::{Cancel, CANCEL_PIECE_BYTES};
 use super::lines::Lines;
 use super::long_tokens::{LongHeap, LongTail};
 use super::page_release::PageReleaser;
@@ -43,7 +44,7 @@ use super::{Format, Heap, HeapValue, RawBlock, WordBlock};
 use crate::error::{Error, ParseError};
 use in_place::read_in_place;
 use positioned::Positioned;
-use ranges::run_located;
+use ranges::{run_located, split};
 use std::ops::Range;
 use stream::read_stream;
 
@@ -375,37 +376,28 @@ impl Located {
 /// Reads one range of an input that can be read at any offset.
 fn read_range<F: Fold>(
     source: RandomAccess<'_>,
+    cancel: (&Cancel, &str),
     format: Format,
     reads: &Reads,
     range: Range<u64>,
     mut fold: F,
 ) -> Result<RangeRun<F>, Located> {
     let mut heaps = 0;
-    let in_place = |read: Result<u64, (Stop, u64)>| {
-        let bytes = match &read {
-            Ok(bytes) | Err((_, bytes)) => *bytes,
-        };
-        progress::read(bytes);
-        read
-    };
     let bytes = match source {
-        RandomAccess::Memory(bytes) => in_place(read_in_place(
-            bytes,
-            PageReleaser::NONE,
-            format,
-            range.clone(),
-            &mut fold,
-            &mut heaps,
-        )),
+        RandomAccess::Memory(bytes) => {
+            let data = (bytes, PageReleaser::NONE);
+            in_pieces(
+                source, data, cancel, format, reads, range, &mut fold, &mut heaps,
+            )?
+        }
         RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
-            Reading::Mapped(map) => in_place(read_in_place(
-                map.map(),
-                map.pages(),
-                format,
-                range.clone(),
-                &mut fold,
-                &mut heaps,
-            )),
+            Reading::Mapped(map) => {
+                let data = (map.map(), map.pages());
+                in_pieces(
+                    source, data, cancel, format, reads, range, &mut fold, &mut heaps,
+                )?
+            }
+            // Positioned reads look at the flag themselves.
             Reading::Positioned => {
                 Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
             }
@@ -416,4 +408,42 @@ fn read_range<F: Fold>(
         Err((Stop::Parse(error), _)) => Err(Located::Parse(error, None)),
         Err((Stop::Failed(error), _)) => Err(Located::Failed(error)),
     }
+}
+
+/// Reads `range` of `data` in place (a map's pages released by its
+/// releaser); when the input can be cancelled, in pieces of
+/// [`CANCEL_PIECE_BYTES`] cut at heap boundaries, the flag looked at
+/// before each. Returns the bytes read, as [`read_in_place`] does.
+#[allow(clippy::too_many_arguments)]
+fn in_pieces<F: Fold>(
+    source: RandomAccess<'_>,
+    (data, pages): (&[u8], PageReleaser<'_>),
+    (cancel, name): (&Cancel, &str),
+    format: Format,
+    reads: &Reads,
+    range: Range<u64>,
+    fold: &mut F,
+    heaps: &mut u64,
+) -> Result<Result<u64, (Stop, u64)>, Located> {
+    let pieces = match cancel.is_armed() && format != Format::Nimb {
+        true => {
+            let count = (range.end - range.start).div_ceil(CANCEL_PIECE_BYTES);
+            split(source, format, range, count, reads).map_err(Located::Failed)?
+        }
+        false => vec![range],
+    };
+    let mut total = 0;
+    for piece in pieces {
+        cancel.check(name).map_err(Located::Failed)?;
+        let read = read_in_place(data, pages, format, piece, fold, heaps);
+        let bytes = match &read {
+            Ok(bytes) | Err((_, bytes)) => *bytes,
+        };
+        progress::read(bytes);
+        if let Err((stop, bytes)) = read {
+            return Ok(Err((stop, total + bytes)));
+        }
+        total += bytes;
+    }
+    Ok(Ok(total))
 }

@@ -23,7 +23,9 @@ pub(super) fn run_located<F: Fold>(
         .random_access()
         .expect("a stream is read once, by run");
     progress::pass_started();
-    let read = |range: &Range<u64>| read_range(source, format, reads, range.clone(), make());
+    let cancel = (input.cancel(), input.name());
+    let read =
+        |range: &Range<u64>| read_range(source, cancel, format, reads, range.clone(), make());
     let count = range_count(span.end - span.start, format, reads);
     if count == 1 {
         // One range: read here, with nothing allocated for the ranges.

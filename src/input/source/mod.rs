@@ -13,6 +13,7 @@
 
 mod line_lookup;
 
+use super::cancel::{Cancel, CancellableRead};
 use super::file_changes::{self, MapGuard, Stamp};
 use super::page_release::PageReleaser;
 use super::Format;
@@ -32,6 +33,9 @@ pub const STDIN_NAME: &str = "<stdin>";
 pub struct Input<'a> {
     name: String,
     bytes: InputBytes<'a>,
+    /// Looked at between pieces of bytes read in place (a file's reads
+    /// and a stream's look at their own copy).
+    cancel: Cancel,
 }
 
 /// The bytes of an [`Input`].
@@ -66,10 +70,12 @@ impl<'a> Input<'a> {
             stamp: Stamp::take(file, name)?,
             allow_map,
             map: OnceLock::new(),
+            cancel: Cancel::default(),
         };
         Ok(Input {
             name: name.to_string(),
             bytes: InputBytes::File(file),
+            cancel: Cancel::default(),
         })
     }
 
@@ -78,6 +84,7 @@ impl<'a> Input<'a> {
         Input {
             name: name.to_string(),
             bytes: InputBytes::Memory(bytes.into()),
+            cancel: Cancel::default(),
         }
     }
 
@@ -87,7 +94,34 @@ impl<'a> Input<'a> {
         Input {
             name: name.to_string(),
             bytes: InputBytes::Stream(reader),
+            cancel: Cancel::default(),
         }
+    }
+
+    /// The input, its reads stopped once `cancel` is raised (see
+    /// [`super::cancel`]).
+    pub fn with_cancel(self, cancel: Cancel) -> Input<'a> {
+        let bytes = match self.bytes {
+            InputBytes::File(file) => InputBytes::File(FileInput {
+                cancel: cancel.clone(),
+                ..file
+            }),
+            InputBytes::Stream(reader) => InputBytes::Stream(Box::new(CancellableRead {
+                reader,
+                cancel: cancel.clone(),
+            })),
+            memory => memory,
+        };
+        Input {
+            name: self.name,
+            bytes,
+            cancel,
+        }
+    }
+
+    /// The flag that stops the reads of this input.
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
     }
 
     /// The input's name in messages.
@@ -129,13 +163,13 @@ impl<'a> Input<'a> {
 
     /// Reads all of the input into memory, and names it as before.
     pub fn into_memory(self) -> Result<Input<'a>, Error> {
-        let name = self.name;
+        let (name, cancel) = (self.name, self.cancel);
         let bytes: Vec<u8> = match self.bytes {
-            InputBytes::Memory(bytes) => return Ok(Input::memory(bytes, &name)),
+            InputBytes::Memory(bytes) => return Ok(Input::memory(bytes, &name).with_cancel(cancel)),
             InputBytes::File(file) => read_to_end(&mut file.stamp.file(), &name)?,
             InputBytes::Stream(mut reader) => read_to_end(&mut reader, &name)?,
         };
-        Ok(Input::memory(bytes, &name))
+        Ok(Input::memory(bytes, &name).with_cancel(cancel))
     }
 
     /// Checks that a regular file has not changed since it was opened.
@@ -239,6 +273,8 @@ pub struct FileInput {
     allow_map: bool,
     /// The map, opened on first use (`None` inside when mapping failed).
     map: OnceLock<Option<MappedFile>>,
+    /// Looked at before each read.
+    cancel: Cancel,
 }
 
 impl FileInput {
@@ -283,6 +319,7 @@ impl FileInput {
 
     /// Fills `buffer` from `offset`; a file that ends early has shrunk.
     pub fn read_exact_at(&self, buffer: &mut [u8], offset: u64) -> Result<(), Error> {
+        self.cancel.check(self.stamp.name())?;
         self.stamp
             .file()
             .read_exact_at(buffer, offset)

@@ -17,6 +17,7 @@
 
 mod error;
 mod game;
+pub mod misere;
 mod moves;
 mod period;
 mod rare_common;

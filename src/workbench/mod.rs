@@ -13,6 +13,8 @@
 //! - [`grundy`] shows a heap game's value sequence, its period and the
 //!   value of heaps of any length, as text, CSV, JSON and a plot.
 //! - [`verify_game`] does the same under a heap game other than Nim.
+//! - [`misere_tree`] decides misère sums of heaps by exhaustive search,
+//!   the reference for the misère quotients.
 //! - [`play`] plays a game out move by move between two strategies.
 //! - [`complexity`] measures how time and working memory grow with the
 //!   input, in child processes of the binary.
@@ -27,6 +29,7 @@ pub mod convert;
 pub mod encode;
 pub mod gen;
 pub mod grundy;
+pub mod misere_tree;
 pub mod play;
 pub mod verify;
 pub mod verify_game;

@@ -1,0 +1,71 @@
+//! Misère play of heap games (SPEC section 12): the misère quotient Q_n of
+//! all sums of heaps of size ≤ n — its elements, product table, P-portion
+//! and pretending function Φ — computed for n = 1, 2, … until the
+//! periodicity theorem proves Φ periodic, and then the quotient of every
+//! sum, heaps of any length.
+//!
+//! **The theory** is Plambeck's ("Taming the wild in impartial
+//! combinatorial games", INTEGERS 5 (2005)) and Plambeck–Siegel's
+//! ("Misère quotients for impartial games", JCTA 2008, arXiv
+//! math/0609825; A. Siegel, "Misère games and misère quotients", course
+//! notes, with the proof of the periodicity theorem). For a closed set A
+//! of games, G ≡ H when o⁻(G + X) = o⁻(H + X) for every X in A; the
+//! classes form a commutative monoid Q(A), the P-portion holds the classes
+//! of the P-positions, and Φ maps each game to its class. A sum is a
+//! misère P-position iff the product of its heaps' classes is in the
+//! P-portion.
+//!
+//! **What is written from what.** The search tool this project's sessions
+//! use held the papers' opening pages only, not their algorithm's or the
+//! theorem's statements in full. So every step here is proven from the
+//! definitions in the code's comments, and the two results the papers
+//! prove are proven again in the form used:
+//!
+//! - **Lemma X** (Plambeck–Siegel's simplification by options, for
+//!   closed sets): let A be closed and H a game whose options lie in A,
+//!   and Z in A such that every option of H is ≡ (mod A) to an option of Z
+//!   and every option of Z to one of H. Then in A' = cl(A ∪ {H}), H ≡ Z
+//!   and the quotient is unchanged: Q(A') = Q(A). *Proof*: let ρ replace
+//!   every copy of H in a sum of A' by Z. By induction on the game, o⁻(Y)
+//!   = o⁻(ρ(Y)): the options of Y = kH + X are (k−1)H + H' + X and
+//!   kH + X', those of ρ(Y) are (k−1)Z + Z' + X and kZ + X'; by induction
+//!   each option of Y has the outcome of its image under ρ, and
+//!   (k−1)Z + H' + X and (k−1)Z + Z' + X (paired by the hypothesis, the
+//!   rest in A) have equal outcomes; both have a move or neither. So
+//!   o⁻(G + Y) = o⁻(G + ρ(Y)) for G in A, and classes of A stay apart or
+//!   together as in Q(A), H joining Z's class. In `build.rs` H is the next
+//!   heap and Z a smaller heap with the same option classes.
+//! - **The periodicity theorem** (Plambeck–Siegel, after Guy–Smith; the
+//!   misère form of SPEC section 8's test): let k be the most tokens a move
+//!   takes, p ≥ 1, q ≥ 1, and Q_N proven with N + 1 = 2p + 2q + k (a game
+//!   that splits heaps) or p + q + k (one that does not). If Φ_N(h + q) =
+//!   Φ_N(h) for all p ≤ h ≤ N − q, then for every m > N, Q_m = Q_N and
+//!   Φ(m) = Φ(m − q). *Proof*, by induction on m: the options of H_m and
+//!   H_{m−q} pair up with equal classes in Q_{m−1} — leaving H_{m−t} and
+//!   H_{m−q−t} (m − q − t ≥ p); a split (a, b) of H_m with b ≥ a has
+//!   b ≥ (m − k)/2 ≥ p + q, so (a, b − q) splits H_{m−q}; a split (a, b')
+//!   of H_{m−q} with b' ≥ a has b' ≥ p, so (a, b' + q) splits H_m; no move
+//!   takes either heap whole (both exceed k). Lemma X then gives Q_m =
+//!   Q_{m−1} and Φ(m) = Φ(m − q). p ≥ 1 is needed: at p = 0 a part of
+//!   size 0 is no heap at all. The search for the least q and p is the
+//!   one of the Grundy values (`games::period`), run on Φ.
+//!
+//! **Computing Q_n from Q_{n−1}**: Lemma X when H_n's option classes are
+//! those of a smaller heap (the periodic range, and most heaps); else a
+//! candidate Q_{n−1} × ⟨x | x^{a+2} = x^a⟩, its P-portion, a proof that it
+//! decides every sum of A_n, and its reduction to Q_n (`extend.rs`).
+//! Nothing is taken on trust: a heap no candidate is proven for stops the
+//! computation, and [`Quotient::stop`] says why.
+//!
+//! **Bounds**: at most [`MAX_HEAPS`] heaps, a quotient of at most
+//! [`MAX_ORDER`] elements, a proof of at most [`MAX_PROOF_STATES`] states.
+
+mod build;
+mod extend;
+mod present;
+mod quotient;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use quotient::{Quotient, Stop, DEFAULT_MAX_HEAP, MAX_HEAPS, MAX_ORDER, MAX_PROOF_STATES};

@@ -1,0 +1,312 @@
+//! The misère quotient of a heap game as far as computed: the public type
+//! [`Quotient`] and the loop over n that builds it.
+
+use super::build::{Blocked, Build};
+use super::present::present;
+use super::table::Table;
+use crate::games::period::PeriodSearch;
+use crate::games::{Game, GameError, Period};
+use std::collections::BTreeSet;
+
+/// The most heaps whose powers a working monoid keeps apart (each one more
+/// is one more build from heap 1).
+const MAX_KEPT: usize = 24;
+
+/// The most builds from heap 1 tried for the heaps to keep apart.
+const MAX_TRIALS: usize = 48;
+
+/// The most elements a quotient may have: its product table is then
+/// 2 MiB (2 bytes a cell).
+pub const MAX_ORDER: usize = 1024;
+
+/// The most states one proof (a heap that extends the quotient) explores.
+pub const MAX_PROOF_STATES: usize = 1 << 20;
+
+/// The most heaps computed, whatever the caller asks.
+pub const MAX_HEAPS: u64 = 1 << 16;
+
+/// The default bound on the heaps computed (`grundy --max-heap`).
+pub const DEFAULT_MAX_HEAP: u64 = 4096;
+
+/// Why the computation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The periodicity theorem proved the period: the quotient is the
+    /// whole game's.
+    Proven,
+    /// The bound on the heaps was reached with no period proven.
+    MaxHeap,
+    /// The next heap would have made the quotient larger than
+    /// [`MAX_ORDER`].
+    Order,
+    /// The proof for the next heap passed [`MAX_PROOF_STATES`] states.
+    ProofStates,
+    /// No candidate for the next heap was proven (it would need a
+    /// relation x^{a+2} = x^a with a > 7, or keeping apart the powers of
+    /// more heaps than the bounds on the builds allow).
+    Unproven,
+}
+
+impl Stop {
+    /// Why, in words, for the reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stop::Proven => "period proven",
+            Stop::MaxHeap => "no period proven within the heaps allowed",
+            Stop::Order => "the next heap passes the bound on the quotient's order",
+            Stop::ProofStates => "the next heap's proof passes the bound on its states",
+            Stop::Unproven => "no candidate quotient for the next heap could be proven",
+        }
+    }
+}
+
+/// The misère quotient Q_n of a heap game: the classes of all sums of
+/// heaps of size ≤ n under o⁻(G + X) = o⁻(H + X) for every such X, their
+/// product, the P-portion and the pretending function Φ (SPEC section
+/// 12). With a proven period it is the quotient of every sum, heaps of
+/// any size.
+///
+/// Plambeck's octal game 0.75, whose quotient has 8 elements:
+///
+/// ```
+/// use nimstream::games::{misere::Quotient, Game};
+///
+/// let game: Game = "octal:0.75".parse()?;
+/// let q = Quotient::compute(&game, 4096)?;
+/// assert_eq!(q.order(), 8);
+/// assert!(q.period().is_some());
+/// // One token (class a) loses for the player to move; two heaps of one
+/// // token win (a² = 1, and 1 is not in the P-portion).
+/// let a = q.class_of(1).unwrap();
+/// assert!(q.is_p(a));
+/// assert!(!q.is_p(q.mul(a, a)));
+/// // A sum is decided from its heaps' classes, however long they are.
+/// let big = 10_u64.pow(18);
+/// let period = q.period().unwrap().period;
+/// assert_eq!(q.is_p_position(&[1, big]), q.is_p_position(&[1, big - period]));
+/// # Ok::<(), nimstream::games::GameError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Quotient {
+    game: Game,
+    table: Table,
+    p_portion: Vec<bool>,
+    pretending: Vec<u16>,
+    period: Option<Period>,
+    stop: Stop,
+    names: Vec<String>,
+    generators: Vec<(String, u64)>,
+    presentation: String,
+}
+
+impl Quotient {
+    /// Computes Q_1, Q_2, … until the periodicity theorem proves Φ's
+    /// period, or Q_`max_heap` is computed (at most [`MAX_HEAPS`]), or a
+    /// bound stops it ([`Stop`] says which). The period reported is the
+    /// least, and the preperiod the least for it.
+    ///
+    /// Fails for a game whose moves have no bound (Nim: its misère play
+    /// is SPEC section 1's rule).
+    pub fn compute(game: &Game, max_heap: u64) -> Result<Quotient, GameError> {
+        let (Some(max_take), Some(_)) = (game.max_take(), game.take_rules()) else {
+            return Err(GameError::new(format!(
+                "misère quotients are for games whose moves take at most k tokens, not {game}"
+            )));
+        };
+        let max_heap = max_heap.min(MAX_HEAPS);
+        let mut keep = BTreeSet::new();
+        let trials = std::cell::Cell::new(0);
+        let (build, stop, period) = loop {
+            let mut build = Build::new(game, keep.clone());
+            let mut search = PeriodSearch::new(max_take, game.splits());
+            let (stop, period) = extend_until(&mut build, &mut search, max_heap);
+            if stop != Stop::Unproven || keep.len() >= MAX_KEPT || trials.get() >= MAX_TRIALS {
+                break (build, stop, period);
+            }
+            // A refused heap n: keep apart the powers of one heap below it
+            // more, the first (latest first) with which n is proven, else
+            // the latest not kept yet; and build again.
+            let refused = build.heaps() + 1;
+            let unkept = (1..refused).rev().filter(|h| !keep.contains(h));
+            let with = |heap: u64| {
+                trials.set(trials.get() + 1);
+                if trials.get() > MAX_TRIALS {
+                    return false;
+                }
+                let mut more = keep.clone();
+                more.insert(heap);
+                let mut trial = Build::new(game, more);
+                let mut search = PeriodSearch::new(max_take, game.splits());
+                extend_until(&mut trial, &mut search, refused);
+                trial.heaps() == refused
+            };
+            let Some(heap) = unkept.clone().find(|&h| with(h)).or(unkept.clone().next()) else {
+                break (build, stop, period);
+            };
+            keep.insert(heap);
+        };
+        let (table, class, p) = build.quotient();
+        let pretending: Vec<u16> = build
+            .pretending
+            .iter()
+            .map(|&w| class[w as usize])
+            .collect();
+        let presented = present(&table, &pretending);
+        let number = |class: u16| presented.number[class as usize];
+        let mut p_portion = vec![false; presented.table.order()];
+        for (class, &in_p) in p.iter().enumerate() {
+            p_portion[number(class as u16) as usize] = in_p;
+        }
+        Ok(Quotient {
+            game: game.clone(),
+            table: presented.table,
+            p_portion,
+            pretending: pretending.iter().map(|&c| number(c)).collect(),
+            period,
+            stop,
+            names: presented.names,
+            generators: presented.generators,
+            presentation: presented.presentation,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The number of elements.
+    pub fn order(&self) -> usize {
+        self.table.order()
+    }
+
+    /// The product of elements `i` and `j` (element 0 is the identity).
+    pub fn mul(&self, i: u16, j: u16) -> u16 {
+        self.table.mul(i, j)
+    }
+
+    /// `x` to the power `exponent`.
+    pub fn pow(&self, x: u16, exponent: u64) -> u16 {
+        self.table.pow(x, exponent)
+    }
+
+    /// The product table, row by row.
+    pub fn rows(&self) -> impl Iterator<Item = &[u16]> {
+        self.table.rows()
+    }
+
+    /// Whether element `e` lies in the P-portion: a sum whose product is
+    /// `e` is a misère P-position (the player to move loses).
+    pub fn is_p(&self, e: u16) -> bool {
+        self.p_portion[e as usize]
+    }
+
+    /// The P-portion's elements, ascending.
+    pub fn p_portion(&self) -> Vec<u16> {
+        (0..self.order() as u16).filter(|&e| self.is_p(e)).collect()
+    }
+
+    /// Φ(0), Φ(1), …, Φ(n): each heap's class, n = [`heaps_computed`](Self::heaps_computed).
+    pub fn pretending(&self) -> &[u16] {
+        &self.pretending
+    }
+
+    /// n: the quotient is exact for every sum of heaps ≤ n.
+    pub fn heaps_computed(&self) -> u64 {
+        self.pretending.len() as u64 - 1
+    }
+
+    /// Φ's least period and least preperiod, if proven: Φ(h) = Φ(p + (h − p) mod q)
+    /// for every h ≥ p.
+    pub fn period(&self) -> Option<Period> {
+        self.period
+    }
+
+    /// Why the computation stopped.
+    pub fn stop(&self) -> Stop {
+        self.stop
+    }
+
+    /// The elements' names, element 0 (the identity) `1`.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The generators' names and the first heap of each one's class.
+    pub fn generators(&self) -> &[(String, u64)] {
+        &self.generators
+    }
+
+    /// The presentation, ⟨a, b, … | relations⟩.
+    pub fn presentation(&self) -> &str {
+        &self.presentation
+    }
+
+    /// Φ(`heap`): from the table up to n, through the period past it;
+    /// `None` past n with no proven period.
+    pub fn class_of(&self, heap: u64) -> Option<u16> {
+        match usize::try_from(heap)
+            .ok()
+            .and_then(|h| self.pretending.get(h))
+        {
+            Some(&class) => Some(class),
+            None => self.class_at_residue(heap % self.period?.period),
+        }
+    }
+
+    /// Φ(h) for every h ≥ p with h mod q = `residue` mod q (`None`
+    /// without a proven period).
+    pub fn class_at_residue(&self, residue: u64) -> Option<u16> {
+        let Period { preperiod, period } = self.period?;
+        let offset = (residue % period + period - preperiod % period) % period;
+        Some(self.pretending[(preperiod + offset) as usize])
+    }
+
+    /// Whether the sum of `heaps` is a misère P-position (`None` if a heap
+    /// has no class).
+    pub fn is_p_position(&self, heaps: &[u64]) -> Option<bool> {
+        let product = heaps
+            .iter()
+            .try_fold(0, |product, &h| Some(self.mul(product, self.class_of(h)?)))?;
+        Some(self.is_p(product))
+    }
+
+    /// The quotient's heap classes as a value sequence (Φ in place of
+    /// Grundy values), for the residue and move machinery of
+    /// [`crate::games`].
+    pub fn as_sequence(&self) -> crate::games::Sequence {
+        crate::games::Sequence::from_parts(self.game.clone(), self.pretending.clone(), self.period)
+    }
+}
+
+/// Adds heaps to `build` until a period is proven (checked on Q_n's
+/// classes), `max_heap` heaps are in, or a heap is refused.
+fn extend_until(
+    build: &mut Build,
+    search: &mut PeriodSearch,
+    max_heap: u64,
+) -> (Stop, Option<Period>) {
+    while build.heaps() < max_heap {
+        if let Err(blocked) = build.push(MAX_ORDER, MAX_PROOF_STATES) {
+            let stop = match blocked {
+                Blocked::Unproven => Stop::Unproven,
+                Blocked::States => Stop::ProofStates,
+                Blocked::Order => Stop::Order,
+            };
+            return (stop, None);
+        }
+        let known = build.pretending.len();
+        if search.is_due(known) || build.heaps() == max_heap {
+            let (_, class, _) = build.quotient();
+            let pretending: Vec<u16> = build
+                .pretending
+                .iter()
+                .map(|&w| class[w as usize])
+                .collect();
+            if let Some(found) = search.check(&pretending) {
+                return (Stop::Proven, Some(found));
+            }
+        }
+    }
+    (Stop::MaxHeap, None)
+}

@@ -13,6 +13,7 @@
 //! - [`grundy`] shows a heap game's value sequence, its period and the
 //!   value of heaps of any length, as text, CSV, JSON and a plot.
 //! - [`verify_game`] does the same under a heap game other than Nim.
+//! - [`grundy_misere`] shows a heap game's misère quotient.
 //! - [`misere_tree`] decides misère sums of heaps by exhaustive search,
 //!   the reference for the misère quotients.
 //! - [`play`] plays a game out move by move between two strategies.
@@ -29,6 +30,7 @@ pub mod convert;
 pub mod encode;
 pub mod gen;
 pub mod grundy;
+pub mod grundy_misere;
 pub mod misere_tree;
 pub mod play;
 pub mod verify;

@@ -1,0 +1,84 @@
+//! `grundy GAME --rule misere`: a heap game's misère quotient (SPEC
+//! section 12) as text and as JSON: its order, presentation, P-portion
+//! and the pretending function with its period, or how far it got.
+//!
+//! ```
+//! use nimstream::games::{misere::Quotient, Game};
+//! use nimstream::workbench::grundy_misere::{json, render};
+//!
+//! let q = Quotient::compute(&"octal:0.75".parse::<Game>()?, 4096)?;
+//! let json: serde_json::Value = serde_json::from_str(&json(&q, 0.0))?;
+//! assert_eq!(json["order"], 8);
+//! assert_eq!(json["elements"][0], "1");
+//! assert!(render(&q, 0.0, 24).contains("order 8"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::games::misere::{Quotient, Stop};
+use serde_json::json;
+
+/// The quotient as SPEC section 12's JSON object (one line).
+pub fn json(q: &Quotient, seconds: f64) -> String {
+    let period = q.period();
+    json!({
+        "game": q.game().to_string(),
+        "rule": "misere",
+        "heaps_computed": q.heaps_computed(),
+        "order": q.order(),
+        "elements": q.names(),
+        "product": q.rows().collect::<Vec<&[u16]>>(),
+        "p_portion": q.p_portion(),
+        "pretending": {
+            "preperiod": period.map(|p| p.preperiod),
+            "period": period.map(|p| p.period),
+            "values": q.pretending(),
+        },
+        "presentation": q.presentation(),
+        "seconds": seconds,
+    })
+    .to_string()
+}
+
+/// The quotient for people, with the first `shown` values of Φ in rows
+/// of 12.
+pub fn render(q: &Quotient, seconds: f64, shown: usize) -> String {
+    let name = |e: u16| q.names()[e as usize].as_str();
+    let mut text = format!("game: {} (misère play)\n", q.game());
+    text += &format!(
+        "quotient: order {}, exact for every sum of heaps ≤ {}\n",
+        q.order(),
+        q.heaps_computed()
+    );
+    text += &match (q.period(), q.stop()) {
+        (Some(p), _) => format!(
+            "pretending function: preperiod {}, period {} (proven: the quotient of every sum)\n",
+            p.preperiod, p.period
+        ),
+        (None, stop) => format!(
+            "pretending function: no period proven after {} heaps ({}){}\n",
+            q.heaps_computed(),
+            stop.describe(),
+            match stop {
+                Stop::MaxHeap => "; raise --max-heap",
+                _ => "",
+            }
+        ),
+    };
+    text += &format!("presentation: {}\n", q.presentation());
+    let generators: Vec<String> = q
+        .generators()
+        .iter()
+        .map(|(letter, heap)| format!("{letter} = Φ({heap})"))
+        .collect();
+    text += &format!("generators: {}\n", generators.join(", "));
+    let p: Vec<&str> = q.p_portion().into_iter().map(name).collect();
+    text += &format!("P-portion: {{{}}}\n", p.join(", "));
+    text += &format!("computed in {seconds:.3} s\n");
+    let values = &q.pretending()[..shown.min(q.pretending().len())];
+    text += &format!("Φ(0) … Φ({}):\n", values.len().saturating_sub(1));
+    for (row, chunk) in values.chunks(12).enumerate() {
+        let names: Vec<String> = chunk.iter().map(|&e| format!("{:>5}", name(e))).collect();
+        text += &format!("{:>6}: {}\n", row * 12, names.join(" "));
+    }
+    text
+}

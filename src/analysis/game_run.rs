@@ -124,8 +124,8 @@ pub(super) fn refuse_nim_only(options: &Options) -> Result<(), Error> {
     let game = &options.game;
     if options.rule == Rule::Misere {
         return Err(Error::Usage(format!(
-            "--rule misere is for Nim only: misère play of {game} is a different theory \
-             (misère quotients), not this tool's"
+            "analyze --rule misere is for Nim only so far: misère play of {game} is decided \
+             by its misère quotient, which `nimstream grundy {game} --rule misere` computes"
         )));
     }
     if options.nim_sum_out.is_some() {

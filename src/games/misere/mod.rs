@@ -61,11 +61,12 @@
 //! [`MAX_ORDER`] elements, a proof of at most [`MAX_PROOF_STATES`] states.
 
 mod build;
-mod extend;
+mod model;
 mod present;
 mod quotient;
 mod table;
 #[cfg(test)]
 mod tests;
 
+pub use model::MAX_CANDIDATE;
 pub use quotient::{Quotient, Stop, DEFAULT_MAX_HEAP, MAX_HEAPS, MAX_ORDER, MAX_PROOF_STATES};

@@ -1,19 +1,11 @@
 //! The misère quotient of a heap game as far as computed: the public type
 //! [`Quotient`] and the loop over n that builds it.
 
-use super::build::{Blocked, Build};
+use super::build::{Added, Blocked, Build};
 use super::present::present;
 use super::table::Table;
 use crate::games::period::PeriodSearch;
 use crate::games::{Game, GameError, Period};
-use std::collections::BTreeSet;
-
-/// The most heaps whose powers a working monoid keeps apart (each one more
-/// is one more build from heap 1).
-const MAX_KEPT: usize = 24;
-
-/// The most builds from heap 1 tried for the heaps to keep apart.
-const MAX_TRIALS: usize = 48;
 
 /// The most elements a quotient may have: its product table is then
 /// 2 MiB (2 bytes a cell).
@@ -39,11 +31,13 @@ pub enum Stop {
     /// The next heap would have made the quotient larger than
     /// [`MAX_ORDER`].
     Order,
+    /// A candidate model for the next heap passed [`MAX_CANDIDATE`]
+    /// elements.
+    Candidate,
     /// The proof for the next heap passed [`MAX_PROOF_STATES`] states.
     ProofStates,
-    /// No candidate for the next heap was proven (it would need a
-    /// relation x^{a+2} = x^a with a > 7, or keeping apart the powers of
-    /// more heaps than the bounds on the builds allow).
+    /// No candidate for the next heap was proven within the bounds on
+    /// the candidates tried (their number, coordinates and stems).
     Unproven,
 }
 
@@ -54,6 +48,7 @@ impl Stop {
             Stop::Proven => "period proven",
             Stop::MaxHeap => "no period proven within the heaps allowed",
             Stop::Order => "the next heap passes the bound on the quotient's order",
+            Stop::Candidate => "the next heap's candidate model passes the bound on its elements",
             Stop::ProofStates => "the next heap's proof passes the bound on its states",
             Stop::Unproven => "no candidate quotient for the next heap could be proven",
         }
@@ -114,54 +109,19 @@ impl Quotient {
             )));
         };
         let max_heap = max_heap.min(MAX_HEAPS);
-        let mut keep = BTreeSet::new();
-        let trials = std::cell::Cell::new(0);
-        let (build, stop, period) = loop {
-            let mut build = Build::new(game, keep.clone());
-            let mut search = PeriodSearch::new(max_take, game.splits());
-            let (stop, period) = extend_until(&mut build, &mut search, max_heap);
-            if stop != Stop::Unproven || keep.len() >= MAX_KEPT || trials.get() >= MAX_TRIALS {
-                break (build, stop, period);
-            }
-            // A refused heap n: keep apart the powers of one heap below it
-            // more, the first (latest first) with which n is proven, else
-            // the latest not kept yet; and build again.
-            let refused = build.heaps() + 1;
-            let unkept = (1..refused).rev().filter(|h| !keep.contains(h));
-            let with = |heap: u64| {
-                trials.set(trials.get() + 1);
-                if trials.get() > MAX_TRIALS {
-                    return false;
-                }
-                let mut more = keep.clone();
-                more.insert(heap);
-                let mut trial = Build::new(game, more);
-                let mut search = PeriodSearch::new(max_take, game.splits());
-                extend_until(&mut trial, &mut search, refused);
-                trial.heaps() == refused
-            };
-            let Some(heap) = unkept.clone().find(|&h| with(h)).or(unkept.clone().next()) else {
-                break (build, stop, period);
-            };
-            keep.insert(heap);
-        };
-        let (table, class, p) = build.quotient();
-        let pretending: Vec<u16> = build
-            .pretending
-            .iter()
-            .map(|&w| class[w as usize])
-            .collect();
-        let presented = present(&table, &pretending);
+        let mut build = Build::new(game);
+        let (stop, period) = extend_until(&mut build, max_take, game.splits(), max_heap);
+        let presented = present(&build.table, &build.pretending);
         let number = |class: u16| presented.number[class as usize];
         let mut p_portion = vec![false; presented.table.order()];
-        for (class, &in_p) in p.iter().enumerate() {
+        for (class, &in_p) in build.p_portion.iter().enumerate() {
             p_portion[number(class as u16) as usize] = in_p;
         }
         Ok(Quotient {
             game: game.clone(),
             table: presented.table,
             p_portion,
-            pretending: pretending.iter().map(|&c| number(c)).collect(),
+            pretending: build.pretending.iter().map(|&c| number(c)).collect(),
             period,
             stop,
             names: presented.names,
@@ -279,31 +239,27 @@ impl Quotient {
     }
 }
 
-/// Adds heaps to `build` until a period is proven (checked on Q_n's
-/// classes), `max_heap` heaps are in, or a heap is refused.
-fn extend_until(
-    build: &mut Build,
-    search: &mut PeriodSearch,
-    max_heap: u64,
-) -> (Stop, Option<Period>) {
+/// Adds heaps to `build` until a period is proven, `max_heap` heaps are
+/// in, or a heap is refused. A heap that extends the quotient can change
+/// the classes of the smaller heaps, and the period search starts again.
+fn extend_until(build: &mut Build, max_take: u64, splits: bool, max_heap: u64) -> (Stop, Option<Period>) {
+    let mut search = PeriodSearch::new(max_take, splits);
     while build.heaps() < max_heap {
-        if let Err(blocked) = build.push(MAX_ORDER, MAX_PROOF_STATES) {
-            let stop = match blocked {
-                Blocked::Unproven => Stop::Unproven,
-                Blocked::States => Stop::ProofStates,
-                Blocked::Order => Stop::Order,
-            };
-            return (stop, None);
+        match build.push(MAX_ORDER, MAX_PROOF_STATES) {
+            Ok(Added::ByOptions) => {}
+            Ok(Added::Extended) => search = PeriodSearch::new(max_take, splits),
+            Err(blocked) => {
+                let stop = match blocked {
+                    Blocked::Unproven => Stop::Unproven,
+                    Blocked::Candidate => Stop::Candidate,
+                    Blocked::States => Stop::ProofStates,
+                    Blocked::Order => Stop::Order,
+                };
+                return (stop, None);
+            }
         }
-        let known = build.pretending.len();
-        if search.is_due(known) || build.heaps() == max_heap {
-            let (_, class, _) = build.quotient();
-            let pretending: Vec<u16> = build
-                .pretending
-                .iter()
-                .map(|&w| class[w as usize])
-                .collect();
-            if let Some(found) = search.check(&pretending) {
+        if search.is_due(build.pretending.len()) || build.heaps() == max_heap {
+            if let Some(found) = search.check(&build.pretending) {
                 return (Stop::Proven, Some(found));
             }
         }

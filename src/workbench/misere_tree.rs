@@ -21,10 +21,10 @@ use crate::games::{Game, Leave};
 use std::collections::HashMap;
 
 /// Misère outcomes of one game's positions, memoised on the sorted
-/// multiset of non-empty heaps.
+/// multiset of non-empty heaps (packed, [`packed`]).
 pub struct MisereTree<'g> {
     game: &'g Game,
-    wins: HashMap<Vec<u64>, bool>,
+    wins: HashMap<Box<[u8]>, bool>,
 }
 
 impl<'g> MisereTree<'g> {
@@ -43,13 +43,19 @@ impl<'g> MisereTree<'g> {
     }
 
     fn wins_at(&mut self, position: Vec<u64>) -> bool {
-        if let Some(&wins) = self.wins.get(&position) {
+        let packed = packed(&position);
+        if let Some(&wins) = self.wins.get(&packed) {
             return wins;
         }
         let options = self.options(&position);
         let wins = options.is_empty() || options.into_iter().any(|next| !self.wins_at(next));
-        self.wins.insert(position, wins);
+        self.wins.insert(packed, wins);
         wins
+    }
+
+    /// The number of positions decided so far.
+    pub fn positions(&self) -> usize {
+        self.wins.len()
     }
 
     /// Every position one move away, from the game's definition of a move.
@@ -77,6 +83,23 @@ impl<'g> MisereTree<'g> {
         }
         next
     }
+}
+
+/// A sorted list of heaps as the memo's key: each heap in base 128, low
+/// digits first, the top bit marking every digit but a heap's last (a
+/// byte for each heap below 128, which the positions searched mostly
+/// are).
+fn packed(heaps: &[u64]) -> Box<[u8]> {
+    let mut bytes = Vec::with_capacity(heaps.len());
+    for &heap in heaps {
+        let mut rest = heap;
+        while rest >= 0x80 {
+            bytes.push((rest & 0x7f) as u8 | 0x80);
+            rest >>= 7;
+        }
+        bytes.push(rest as u8);
+    }
+    bytes.into_boxed_slice()
 }
 
 /// The non-empty heaps, ascending.

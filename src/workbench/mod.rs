@@ -16,6 +16,8 @@
 //! - [`grundy_misere`] shows a heap game's misère quotient.
 //! - [`misere_tree`] decides misère sums of heaps by exhaustive search,
 //!   the reference for the misère quotients.
+//! - [`misere_check`] checks a misère quotient by that search: its
+//!   elements told apart (a lower bound on the order) and every small sum.
 //! - [`play`] plays a game out move by move between two strategies.
 //! - [`complexity`] measures how time and working memory grow with the
 //!   input, in child processes of the binary.
@@ -31,6 +33,7 @@ pub mod encode;
 pub mod gen;
 pub mod grundy;
 pub mod grundy_misere;
+pub mod misere_check;
 pub mod misere_tree;
 pub mod play;
 pub mod verify;

@@ -16,10 +16,13 @@
 //! P-portion.
 //!
 //! **What is written from what.** The search tool this project's sessions
-//! use held the papers' opening pages only, not their algorithm's or the
-//! theorem's statements in full. So every step here is proven from the
-//! definitions in the code's comments, and the two results the papers
-//! prove are proven again in the form used:
+//! use holds the papers' opening pages only, not their algorithm's or the
+//! theorem's statements in full, and Siegel's answers on MisereSolver
+//! (miseregames.wordpress.com, 28 August 2007: candidates checked by a
+//! verification and "the reduction performed repeatedly at each stage";
+//! Q_30 of Dawson's Kayles has 360 elements). So every step here is
+//! proven from the definitions in the code's comments, and the two results
+//! the papers prove are proven again in the form used:
 //!
 //! - **Lemma X** (Plambeck–Siegel's simplification by options, for
 //!   closed sets): let A be closed and H a game whose options lie in A,
@@ -33,8 +36,9 @@
 //!   (k−1)Z + H' + X and (k−1)Z + Z' + X (paired by the hypothesis, the
 //!   rest in A) have equal outcomes; both have a move or neither. So
 //!   o⁻(G + Y) = o⁻(G + ρ(Y)) for G in A, and classes of A stay apart or
-//!   together as in Q(A), H joining Z's class. In `build.rs` H is the next
-//!   heap and Z a smaller heap with the same option classes.
+//!   together as in Q(A), H joining Z's class. In `build.rs` A is A_n, H
+//!   the heap n + 1 and Z a smaller heap with the same option classes in
+//!   Q_n.
 //! - **The periodicity theorem** (Plambeck–Siegel, after Guy–Smith; the
 //!   misère form of SPEC section 8's test): let k be the most tokens a move
 //!   takes, p ≥ 1, q ≥ 1, and Q_N proven with N + 1 = 2p + 2q + k (a game
@@ -50,15 +54,25 @@
 //!   size 0 is no heap at all. The search for the least q and p is the
 //!   one of the Grundy values (`games::period`), run on Φ.
 //!
-//! **Computing Q_n from Q_{n−1}**: Lemma X when H_n's option classes are
-//! those of a smaller heap (the periodic range, and most heaps); else a
-//! candidate Q_{n−1} × ⟨x | x^{a+2} = x^a⟩, its P-portion, a proof that it
-//! decides every sum of A_n, and its reduction to Q_n (`extend.rs`).
-//! Nothing is taken on trust: a heap no candidate is proven for stops the
-//! computation, and [`Quotient::stop`] says why.
+//! **Computing Q_{n+1} from Q_n** (`build.rs`): Lemma X when the options
+//! of H_{n+1} have the classes of a smaller heap's options (the periodic
+//! range); else candidate models of A_{n+1}, each proven or refuted over
+//! every sum by a finite search, the refutations teaching the next
+//! candidate, and the proven one reduced to Q_{n+1} (`model.rs`). Q_n is
+//! exact at every n, and Q_{n+1} may split classes of Q_n (a larger heap
+//! tells apart sums that the smaller ones could not): Φ_{n+1} gives the
+//! smaller heaps their classes anew. Nothing is taken on trust: a heap no
+//! candidate is proven for stops the computation, and [`Quotient::stop`]
+//! says why.
+//!
+//! **Checked against**: Plambeck's 8-element quotient of 0.75 and
+//! MisereSolver's 360 elements of Q_30 of Dawson's Kayles (both found
+//! here), and exhaustive search (`tests.rs`, `workbench::misere_check`).
 //!
 //! **Bounds**: at most [`MAX_HEAPS`] heaps, a quotient of at most
-//! [`MAX_ORDER`] elements, a proof of at most [`MAX_PROOF_STATES`] states.
+//! [`MAX_ORDER`] elements, candidates of at most [`MAX_CANDIDATE`]
+//! elements (and a bounded number of them for one heap), a proof of at
+//! most [`MAX_PROOF_STATES`] states.
 
 mod build;
 mod model;

@@ -31,7 +31,7 @@ pub enum Stop {
     /// The next heap would have made the quotient larger than
     /// [`MAX_ORDER`].
     Order,
-    /// A candidate model for the next heap passed [`MAX_CANDIDATE`]
+    /// A candidate model for the next heap passed [`MAX_CANDIDATE`](super::MAX_CANDIDATE)
     /// elements.
     Candidate,
     /// The proof for the next heap passed [`MAX_PROOF_STATES`] states.
@@ -242,7 +242,12 @@ impl Quotient {
 /// Adds heaps to `build` until a period is proven, `max_heap` heaps are
 /// in, or a heap is refused. A heap that extends the quotient can change
 /// the classes of the smaller heaps, and the period search starts again.
-fn extend_until(build: &mut Build, max_take: u64, splits: bool, max_heap: u64) -> (Stop, Option<Period>) {
+fn extend_until(
+    build: &mut Build,
+    max_take: u64,
+    splits: bool,
+    max_heap: u64,
+) -> (Stop, Option<Period>) {
     let mut search = PeriodSearch::new(max_take, splits);
     while build.heaps() < max_heap {
         match build.push(MAX_ORDER, MAX_PROOF_STATES) {

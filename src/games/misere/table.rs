@@ -206,7 +206,10 @@ fn hopcroft(
     let mut touched: Vec<u32> = Vec::new();
     while let Some((splitter, a)) = pending.pop() {
         waiting.remove(&(splitter, a));
-        let (from, to) = (first[splitter as usize], first[splitter as usize] + size[splitter as usize]);
+        let (from, to) = (
+            first[splitter as usize],
+            first[splitter as usize] + size[splitter as usize],
+        );
         let states: Vec<u32> = order[from as usize..to as usize].to_vec();
         // Mark every state that letter a takes into the splitter: move
         // it to the front of its block.

@@ -11,32 +11,57 @@
 //! assert_eq!(json["order"], 8);
 //! assert_eq!(json["elements"][0], "1");
 //! assert!(render(&q, 0.0, 24).contains("order 8"));
+//! // The keys in SPEC section 12's order.
+//! assert!(json(&q, 0.0).starts_with(r#"{"game":"octal:0.75","rule":"misere","heaps_computed""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use crate::games::misere::{Quotient, Stop};
-use serde_json::json;
+use serde::Serialize;
+
+/// SPEC section 12's JSON object, its keys in the SPEC's order.
+#[derive(Serialize)]
+struct Report<'q> {
+    game: String,
+    rule: &'static str,
+    heaps_computed: u64,
+    order: usize,
+    elements: &'q [String],
+    product: Vec<&'q [u16]>,
+    p_portion: Vec<u16>,
+    pretending: Pretending<'q>,
+    presentation: &'q str,
+    seconds: f64,
+}
+
+/// The pretending function: its period, if proven, and its values.
+#[derive(Serialize)]
+struct Pretending<'q> {
+    preperiod: Option<u64>,
+    period: Option<u64>,
+    values: &'q [u16],
+}
 
 /// The quotient as SPEC section 12's JSON object (one line).
 pub fn json(q: &Quotient, seconds: f64) -> String {
     let period = q.period();
-    json!({
-        "game": q.game().to_string(),
-        "rule": "misere",
-        "heaps_computed": q.heaps_computed(),
-        "order": q.order(),
-        "elements": q.names(),
-        "product": q.rows().collect::<Vec<&[u16]>>(),
-        "p_portion": q.p_portion(),
-        "pretending": {
-            "preperiod": period.map(|p| p.preperiod),
-            "period": period.map(|p| p.period),
-            "values": q.pretending(),
+    let report = Report {
+        game: q.game().to_string(),
+        rule: "misere",
+        heaps_computed: q.heaps_computed(),
+        order: q.order(),
+        elements: q.names(),
+        product: q.rows().collect(),
+        p_portion: q.p_portion(),
+        pretending: Pretending {
+            preperiod: period.map(|p| p.preperiod),
+            period: period.map(|p| p.period),
+            values: q.pretending(),
         },
-        "presentation": q.presentation(),
-        "seconds": seconds,
-    })
-    .to_string()
+        presentation: q.presentation(),
+        seconds,
+    };
+    serde_json::to_string(&report).expect("a report serializes")
 }
 
 /// The quotient for people, with the first `shown` values of Φ in rows
@@ -75,7 +100,9 @@ pub fn render(q: &Quotient, seconds: f64, shown: usize) -> String {
     text += &format!("P-portion: {{{}}}\n", p.join(", "));
     text += &format!("computed in {seconds:.3} s\n");
     let values = &q.pretending()[..shown.min(q.pretending().len())];
-    text += &format!("Φ(0) … Φ({}):\n", values.len().saturating_sub(1));
+    if !values.is_empty() {
+        text += &format!("Φ(0) … Φ({}):\n", values.len() - 1);
+    }
     for (row, chunk) in values.chunks(12).enumerate() {
         let names: Vec<String> = chunk.iter().map(|&e| format!("{:>5}", name(e))).collect();
         text += &format!("{:>6}: {}\n", row * 12, names.join(" "));

@@ -7,12 +7,13 @@
 //! use nimstream::workbench::grundy_misere::{json, render};
 //!
 //! let q = Quotient::compute(&"octal:0.75".parse::<Game>()?, 4096)?;
-//! let json: serde_json::Value = serde_json::from_str(&json(&q, 0.0))?;
-//! assert_eq!(json["order"], 8);
-//! assert_eq!(json["elements"][0], "1");
+//! let text = json(&q, 0.0);
+//! let value: serde_json::Value = serde_json::from_str(&text)?;
+//! assert_eq!(value["order"], 8);
+//! assert_eq!(value["elements"][0], "1");
 //! assert!(render(&q, 0.0, 24).contains("order 8"));
 //! // The keys in SPEC section 12's order.
-//! assert!(json(&q, 0.0).starts_with(r#"{"game":"octal:0.75","rule":"misere","heaps_computed""#));
+//! assert!(text.starts_with(r#"{"game":"octal:0.75","rule":"misere","heaps_computed""#));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

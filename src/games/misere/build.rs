@@ -45,6 +45,8 @@ pub(crate) enum Blocked {
     States,
     /// Q_{n+1} would pass the bound on the order.
     Order,
+    /// The candidates passed the bound on the work.
+    Work,
 }
 
 impl Build {
@@ -84,7 +86,12 @@ impl Build {
     }
 
     /// Adds heap n + 1: Q_{n+1} and Φ_{n+1}, or why not (Q_n kept).
-    pub(crate) fn push(&mut self, max_order: usize, max_states: usize) -> Result<Added, Blocked> {
+    pub(crate) fn push(
+        &mut self,
+        max_order: usize,
+        max_states: usize,
+        work: &mut u64,
+    ) -> Result<Added, Blocked> {
         let n = self.heaps() + 1;
         let options = self.option_classes(n);
         // A heap with no move is the empty game: the identity.
@@ -103,12 +110,14 @@ impl Build {
             &self.pretending,
             max_order,
             max_states,
+            work,
         )
         .map_err(|refused| match refused {
             Refused::Unproven => Blocked::Unproven,
             Refused::Candidate => Blocked::Candidate,
             Refused::States => Blocked::States,
             Refused::Order => Blocked::Order,
+            Refused::Work => Blocked::Work,
         })?;
         self.table = found.table;
         self.p_portion = found.p_portion;

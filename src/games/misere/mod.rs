@@ -83,4 +83,6 @@ mod table;
 mod tests;
 
 pub use model::MAX_CANDIDATE;
-pub use quotient::{Quotient, Stop, DEFAULT_MAX_HEAP, MAX_HEAPS, MAX_ORDER, MAX_PROOF_STATES};
+pub use quotient::{
+    Quotient, Stop, DEFAULT_MAX_HEAP, DEFAULT_WORK, MAX_HEAPS, MAX_ORDER, MAX_PROOF_STATES,
+};

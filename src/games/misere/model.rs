@@ -86,7 +86,7 @@ const PROOF_BITS: u64 = 1 << 32;
 const MAX_MODEL: usize = 1 << 12;
 
 /// The most candidates tried for one heap.
-const MAX_CANDIDATES: usize = 256;
+const MAX_CANDIDATES: usize = 64;
 
 /// The most coordinates of a candidate.
 const MAX_COORDINATES: usize = 12;
@@ -114,6 +114,9 @@ pub(crate) enum Refused {
     States,
     /// Q_{n+1} would pass the bound on the order.
     Order,
+    /// The candidates passed the bound on the work of the whole
+    /// computation.
+    Work,
 }
 
 /// Q_{n+1}, found by a proven candidate.
@@ -137,6 +140,7 @@ pub(crate) fn extend(
     pretending: &[u16],
     max_order: usize,
     max_states: usize,
+    work: &mut u64,
 ) -> Result<Extended, Refused> {
     let new_heap = pretending.len() as u64;
     let mut base = base.clone();
@@ -152,9 +156,13 @@ pub(crate) fn extend(
             join(&mut coordinates, last.coordinate);
         }
         let candidate = separating(game, &base, &classes, &mut coordinates, &separations)?;
+        spend(work, candidate.len() * (candidate.kinds.len() + 1))?;
         let portion = candidate.p_portion();
         let model = candidate.reduce(&portion.in_s, MAX_MODEL)?;
-        match model.prove(max_states) {
+
+        let proof = model.prove(max_states);
+        spend(work, model.explored.get() * model.kinds.len() * model.len())?;
+        match proof {
             Ok(()) if model.len() > max_order => return Err(Refused::Order),
             Ok(()) => return Ok(model.into_extended()),
             Err(Failure::States) => return Err(Refused::States),
@@ -172,6 +180,19 @@ pub(crate) fn extend(
         }
     }
     Err(Refused::Unproven)
+}
+
+/// Takes `cost` from the work left, or refuses when there is not that
+/// much left.
+fn spend(work: &mut u64, cost: usize) -> Result<(), Refused> {
+    let cost = cost as u64;
+    match *work >= cost {
+        true => {
+            *work -= cost;
+            Ok(())
+        }
+        false => Err(Refused::Work),
+    }
 }
 
 /// Two sums with one element in some candidate and different outcomes,
@@ -571,7 +592,7 @@ impl<'q> Candidate<'q> {
             |m| u32::from(in_s[m as usize]),
             max_order,
         )
-        .ok_or(Refused::Order)?;
+        .ok_or(Refused::Candidate)?;
         let class = |m: u32| congruence.class[m as usize];
         let mut found: HashMap<(u16, Vec<u16>), usize> = HashMap::new();
         let mut kinds: Vec<ModelKind> = Vec::new();
@@ -595,6 +616,7 @@ impl<'q> Candidate<'q> {
             }
         }
         Ok(Model {
+            explored: std::cell::Cell::new(0),
             in_s: congruence
                 .members
                 .iter()
@@ -610,6 +632,8 @@ impl<'q> Candidate<'q> {
 /// A candidate reduced: a finite commutative monoid, its S, its kinds of
 /// heaps and each heap's element. It is Q_{n+1} once proven a model.
 struct Model {
+    /// The states the last proof explored.
+    explored: std::cell::Cell<usize>,
     table: Table,
     in_s: Vec<bool>,
     kinds: Vec<ModelKind>,
@@ -677,6 +701,7 @@ impl Model {
                 continue;
             }
             done[id as usize] = true;
+            self.explored.set(states.len());
             let (m, live, f) = states[id as usize].clone();
             let holds = match live {
                 true => in_s[m as usize] != f.has(0),

@@ -17,6 +17,11 @@ pub const MAX_PROOF_STATES: usize = 1 << 20;
 /// The most heaps computed, whatever the caller asks.
 pub const MAX_HEAPS: u64 = 1 << 16;
 
+/// The default bound on the work of [`Quotient::compute_within`]: about
+/// five seconds of candidates on this project's machines (Dawson's Kayles
+/// then stops after Q_29, `octal:0.4` after Q_33).
+pub const DEFAULT_WORK: u64 = 1 << 32;
+
 /// The default bound on the heaps computed (`grundy --max-heap`).
 pub const DEFAULT_MAX_HEAP: u64 = 4096;
 
@@ -39,6 +44,9 @@ pub enum Stop {
     /// No candidate for the next heap was proven within the bounds on
     /// the candidates tried (their number, coordinates and stems).
     Unproven,
+    /// The candidates passed the bound on the work of the whole
+    /// computation ([`Quotient::compute_within`]).
+    Work,
 }
 
 impl Stop {
@@ -51,6 +59,7 @@ impl Stop {
             Stop::Candidate => "the next heap's candidate model passes the bound on its elements",
             Stop::ProofStates => "the next heap's proof passes the bound on its states",
             Stop::Unproven => "no candidate quotient for the next heap could be proven",
+            Stop::Work => "the next heap's candidates pass the bound on the work",
         }
     }
 }
@@ -103,6 +112,15 @@ impl Quotient {
     /// Fails for a game whose moves have no bound (Nim: its misère play
     /// is SPEC section 1's rule).
     pub fn compute(game: &Game, max_heap: u64) -> Result<Quotient, GameError> {
+        Quotient::compute_within(game, max_heap, DEFAULT_WORK)
+    }
+
+    /// [`compute`](Self::compute) with `work` units of work at most for
+    /// the candidate models of the heaps that extend the quotient (a unit
+    /// is an element of a candidate, or a state of a proof, times the
+    /// kinds of heaps; [`DEFAULT_WORK`] is a few seconds), so that a game
+    /// whose quotient grows fast stops in a time known in advance.
+    pub fn compute_within(game: &Game, max_heap: u64, work: u64) -> Result<Quotient, GameError> {
         let (Some(max_take), Some(_)) = (game.max_take(), game.take_rules()) else {
             return Err(GameError::new(format!(
                 "misère quotients are for games whose moves take at most k tokens, not {game}"
@@ -110,7 +128,8 @@ impl Quotient {
         };
         let max_heap = max_heap.min(MAX_HEAPS);
         let mut build = Build::new(game);
-        let (stop, period) = extend_until(&mut build, max_take, game.splits(), max_heap);
+        let mut work = work;
+        let (stop, period) = extend_until(&mut build, max_take, game.splits(), max_heap, &mut work);
         let presented = present(&build.table, &build.pretending);
         let number = |class: u16| presented.number[class as usize];
         let mut p_portion = vec![false; presented.table.order()];
@@ -247,10 +266,11 @@ fn extend_until(
     max_take: u64,
     splits: bool,
     max_heap: u64,
+    work: &mut u64,
 ) -> (Stop, Option<Period>) {
     let mut search = PeriodSearch::new(max_take, splits);
     while build.heaps() < max_heap {
-        match build.push(MAX_ORDER, MAX_PROOF_STATES) {
+        match build.push(MAX_ORDER, MAX_PROOF_STATES, work) {
             Ok(Added::ByOptions) => {}
             Ok(Added::Extended) => search = PeriodSearch::new(max_take, splits),
             Err(blocked) => {
@@ -259,6 +279,7 @@ fn extend_until(
                     Blocked::Candidate => Stop::Candidate,
                     Blocked::States => Stop::ProofStates,
                     Blocked::Order => Stop::Order,
+                    Blocked::Work => Stop::Work,
                 };
                 return (stop, None);
             }

@@ -114,6 +114,7 @@ pub fn conclude_nim(
         winning_moves: Some(rules::winning_moves(plan, counts, holders)),
         winning_move,
         game: None,
+        misere: None,
         stats,
     })
 }
@@ -250,6 +251,9 @@ pub fn conclude_game(
 /// the values computed for the game of `options`, which has no proven
 /// period: the words of a whole analysis.
 pub fn past_values_error(index: u64, options: &Options) -> Result<String, Error> {
+    if options.rule == super::Rule::Misere {
+        return super::misere::past_heaps_error(index, options);
+    }
     let sequence = sequence_of(&options.game, options.max_values)?;
     Ok(past_values_message(index, &sequence))
 }

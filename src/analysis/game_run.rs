@@ -29,13 +29,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Analyzes `input`, read as `format`, as a sum of heaps of the game of
-/// `options` (normal play only).
+/// `options` (misère play: [`super::misere`]).
 pub fn analyze_game(
     input: &mut Input<'_>,
     format: Format,
     options: &Options,
 ) -> Result<Facts, Error> {
     refuse_nim_only(options)?;
+    if options.rule == Rule::Misere {
+        return super::misere::analyze_misere(input, format, options);
+    }
     let sequence = sequence_of(&options.game, options.max_values)?;
     let sequence = sequence.as_ref();
     let shape = Shape {
@@ -87,8 +90,8 @@ pub fn analyze_game(
     ))
 }
 
-/// The facts of a game other than Nim: the player to move wins when the
-/// Grundy sum is not 0 (normal play; misère is for Nim only).
+/// The facts of a game other than Nim under normal play: the player to
+/// move wins when the Grundy sum is not 0.
 pub(super) fn game_facts(
     survey: Survey,
     sequence: &Sequence,
@@ -107,6 +110,7 @@ pub(super) fn game_facts(
         winner,
         winning_moves: None,
         winning_move: None,
+        misere: None,
         game: Some(GameFacts {
             game: sequence.game().to_string(),
             period: sequence.period(),
@@ -118,16 +122,9 @@ pub(super) fn game_facts(
     }
 }
 
-/// Refuses what only Nim has: misère play (of these games a different
-/// theory, misère quotients) and `--nim-sum-out`.
+/// Refuses what only Nim has: `--nim-sum-out`.
 pub(super) fn refuse_nim_only(options: &Options) -> Result<(), Error> {
     let game = &options.game;
-    if options.rule == Rule::Misere {
-        return Err(Error::Usage(format!(
-            "analyze --rule misere is for Nim only so far: misère play of {game} is decided \
-             by its misère quotient, which `nimstream grundy {game} --rule misere` computes"
-        )));
-    }
     if options.nim_sum_out.is_some() {
         return Err(Error::Usage(format!(
             "--nim-sum-out is for Nim: under {game} the sum is of Grundy values, \
@@ -191,6 +188,42 @@ pub(super) fn move_on_holder(
         cost,
     };
     mover.move_on(holder, sum, sequence, line)
+}
+
+/// A move found on `holder` (a heap some pass kept) that leaves `parts`:
+/// the holder's line (looked up, for a text format, not reading
+/// `no_lf`, when the pass did not count it), its value and the parts as
+/// the report writes them, the parts also written to `--move-out` (the
+/// heap read again where it lies when the numbers need its digits). Its
+/// reads are added to `cost`. Misère play's move
+/// ([`super::misere`]) is written out so.
+pub(super) fn written_move(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    cost: &mut Stats,
+    holder: &Holder,
+    parts: &[PartSize],
+    no_lf: &[Range<u64>],
+) -> Result<(Option<u64>, Number, Vec<Number>), Error> {
+    let shape = Shape {
+        len: input.size(),
+        format,
+        threads: options.threads,
+    };
+    let mut mover = Mover {
+        input,
+        format,
+        options,
+        reads: options.memory.plan(&shape).later,
+        cost,
+    };
+    let line = match holder.line {
+        Some(line) => Some(line),
+        None => mover.line_of(holder.pos.offset, no_lf)?,
+    };
+    let (from, leave) = mover.write_out(holder, parts)?;
+    Ok((line, from, leave))
 }
 
 /// Finds the move on the heap the pass chose, and writes it out.
@@ -355,7 +388,7 @@ impl<'a> Mover<'a, '_> {
 }
 
 /// The parts a move leaves, the smaller first.
-fn parts(leave: &FoundLeave) -> Vec<PartSize> {
+pub(super) fn parts(leave: &FoundLeave) -> Vec<PartSize> {
     match *leave {
         FoundLeave::Nothing => vec![],
         FoundLeave::One { size, .. } => vec![size],

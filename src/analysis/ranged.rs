@@ -114,7 +114,7 @@ pub struct HoldersSpan {
 }
 
 /// The plan of a span's passes: one pass, with the budget's window.
-fn span_plan(span: &Range<u64>, format: Format, options: &Options) -> Plan {
+pub(super) fn span_plan(span: &Range<u64>, format: Format, options: &Options) -> Plan {
     let shape = Shape {
         len: Some(span.end - span.start),
         format,

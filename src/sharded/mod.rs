@@ -85,8 +85,8 @@ mod worker;
 pub use finish::{merge, Outcome};
 pub use marks::{Lines, Mark};
 pub use partial::{
-    read_partials, ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Partial, SurveyPart,
-    WorkStats, PARTIAL_VERSION,
+    read_partials, ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, MiserePart, Partial,
+    SurveyPart, WorkStats, PARTIAL_VERSION,
 };
 pub use table::NimPart;
 pub use worker::{analyze_range, holders_range};

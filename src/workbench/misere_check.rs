@@ -1,5 +1,5 @@
 //! An independent check of a misère quotient: exhaustive search from the
-//! definition ([`MisereTree`]), never the quotient's own algebra, says
+//! definition ([`GameTree`], misère play), never the quotient's own algebra, says
 //! whether its elements are truly apart and whether it decides sums right.
 //!
 //! - **A lower bound on the order** ([`pairs_apart`]): for each pair of
@@ -32,7 +32,8 @@
 //! # Ok::<(), nimstream::games::GameError>(())
 //! ```
 
-use super::misere_tree::MisereTree;
+use super::game_tree::GameTree;
+use crate::analysis::Rule;
 use crate::games::misere::Quotient;
 use crate::games::Game;
 use std::collections::HashSet;
@@ -54,7 +55,7 @@ pub struct Apart {
 /// at most `max_tokens` tokens (see the module docs).
 pub fn pairs_apart(q: &Quotient, max_tokens: u64) -> Apart {
     let game = q.game().clone();
-    let mut tree = MisereTree::new(&game);
+    let mut tree = GameTree::new(&game, Rule::Misere);
     let representatives = representatives(q, max_tokens);
     let tokens = |sum: &Vec<u64>| sum.iter().sum::<u64>();
     let order = q.order() as u16;
@@ -137,7 +138,7 @@ fn representatives(q: &Quotient, max_tokens: u64) -> Vec<Option<Vec<u64>>> {
 /// `contexts`, by search alone: a lower bound on the classes the
 /// positions fall in.
 pub fn distinct_rows(game: &Game, positions: &[Vec<u64>], contexts: &[Vec<u64>]) -> usize {
-    let mut tree = MisereTree::new(game);
+    let mut tree = GameTree::new(game, Rule::Misere);
     let rows: HashSet<Vec<bool>> = positions
         .iter()
         .map(|g| {
@@ -171,7 +172,7 @@ pub fn sums(largest: u64, tokens: u64) -> Vec<Vec<u64>> {
 /// otherwise than the search.
 pub fn sweep(q: &Quotient, tokens: u64) -> Vec<Vec<u64>> {
     let game = q.game().clone();
-    let mut tree = MisereTree::new(&game);
+    let mut tree = GameTree::new(&game, Rule::Misere);
     sums(q.heaps_computed(), tokens)
         .into_iter()
         .filter(|sum| q.is_p_position(sum) != Some(!tree.player_to_move_wins(sum)))

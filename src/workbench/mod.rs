@@ -14,8 +14,9 @@
 //!   value of heaps of any length, as text, CSV, JSON and a plot.
 //! - [`verify_game`] does the same under a heap game other than Nim.
 //! - [`grundy_misere`] shows a heap game's misère quotient.
-//! - [`misere_tree`] decides misère sums of heaps by exhaustive search,
-//!   the reference for the misère quotients.
+//! - [`game_tree`] decides sums of heaps of a game by exhaustive search
+//!   under either rule, the reference `verify --game` and the misère
+//!   quotients are checked against.
 //! - [`misere_check`] checks a misère quotient by that search: its
 //!   elements told apart (a lower bound on the order) and every small sum.
 //! - [`play`] plays a game out move by move between two strategies.
@@ -30,11 +31,11 @@
 pub mod complexity;
 pub mod convert;
 pub mod encode;
+pub mod game_tree;
 pub mod gen;
 pub mod grundy;
 pub mod grundy_misere;
 pub mod misere_check;
-pub mod misere_tree;
 pub mod play;
 pub mod verify;
 pub mod verify_game;

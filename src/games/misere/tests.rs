@@ -2,8 +2,9 @@
 
 use super::Quotient;
 use crate::games::Game;
+use crate::workbench::game_tree::GameTree;
 use crate::workbench::misere_check::{pairs_apart, sums, sweep};
-use crate::workbench::misere_tree::MisereTree;
+use crate::Rule;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -58,7 +59,7 @@ fn quotients_decide_random_positions_as_the_search_does() {
     let mut rng = ChaCha8Rng::seed_from_u64(33);
     for name in GAMES {
         let (game, q) = quotient(name);
-        let mut tree = MisereTree::new(&game);
+        let mut tree = GameTree::new(&game, Rule::Misere);
         for _ in 0..300 {
             let heaps = random_position(&mut rng, 30, q.heaps_computed().min(30));
             let wins = tree.player_to_move_wins(&heaps);
@@ -72,7 +73,7 @@ fn quotients_decide_random_positions_as_the_search_does() {
 fn heaps_of_one_class_are_interchangeable_beside_small_positions() {
     for name in ["kayles", "octal:0.75", "sub:1,3,4"] {
         let (game, q) = quotient(name);
-        let mut tree = MisereTree::new(&game);
+        let mut tree = GameTree::new(&game, Rule::Misere);
         let beside: Vec<Vec<u64>> = (0..=6u64)
             .flat_map(|a| (a..=6).map(move |b| vec![a, b]))
             .collect();
@@ -127,7 +128,7 @@ fn classes_past_the_period_follow_the_residue() {
     let game: Game = "octal:0.75".parse().unwrap();
     let q = Quotient::compute(&game, 200).unwrap();
     let period = q.period().expect("0.75 has a proven period");
-    let mut tree = MisereTree::new(&game);
+    let mut tree = GameTree::new(&game, Rule::Misere);
     // Heaps past the ones computed decide as the search does.
     let n = q.heaps_computed();
     for h in (n + 1)..=(n + 3).min(40) {
@@ -181,7 +182,7 @@ fn a_larger_heap_splits_classes_of_smaller_heaps() {
     assert_eq!(q8.mul(five(&q8), five(&q8)), 0);
     assert_ne!(q9.mul(five(&q9), five(&q9)), 0);
     assert_eq!((q8.order(), q9.order()), (12, 18));
-    let mut tree = MisereTree::new(&kayles);
+    let mut tree = GameTree::new(&kayles, Rule::Misere);
     let mut apart = |x: &Vec<u64>| {
         tree.player_to_move_wins(&[&[5, 5], x.as_slice()].concat()) != tree.player_to_move_wins(x)
     };
@@ -208,7 +209,7 @@ fn kayles_period_is_proven() {
     let apart = pairs_apart(&Quotient::compute(&game, 52).unwrap(), 70);
     assert_eq!((apart.apart, apart.pairs), (780, 780));
     assert_eq!(apart.wrong, Vec::<Vec<u64>>::new());
-    let mut tree = MisereTree::new(&game);
+    let mut tree = GameTree::new(&game, Rule::Misere);
     let mut rng = ChaCha8Rng::seed_from_u64(71);
     for _ in 0..2000 {
         let heaps = random_position(&mut rng, 30, 30);

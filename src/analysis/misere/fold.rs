@@ -1,0 +1,167 @@
+//! The pass of misère play: each heap's kind ([`super::kinds`]), read from
+//! the table for a heap of at most 64 bits and from its residue modulo
+//! the period for a longer one, exactly as the Grundy pass reads values
+//! ([`GameShared`]); the count of the heaps of each kind, and the first
+//! heap of each, kept as the move's heap may be.
+//!
+//! Folds of consecutive ranges merge associatively: the counts add (the
+//! product of the classes is commutative and associative, so the whole
+//! sum's product is the product of the counts' powers), the earlier
+//! range's first heaps win.
+
+use crate::analysis::game_holders::{Holder, LongTokens};
+use crate::analysis::game_sums::{GameShared, LongResidue, PastValues};
+use crate::analysis::survey::Survey;
+use crate::error::Error;
+use crate::input::driver::{At, Fold};
+use crate::input::{Heap, HeapPos, LongTail};
+
+/// The shortest token whose bytes the count of the move's line skips.
+const NOTED_TOKEN_BITS: u64 = 1 << 16;
+
+/// The fold of one range.
+pub(crate) struct MisereSum<'s> {
+    /// Sizes and kinds, read as the Grundy pass reads values.
+    shared: &'s GameShared<'s>,
+    pub(crate) survey: Survey,
+    /// The heaps of each kind.
+    pub(crate) counts: Vec<u64>,
+    /// The first heap of each kind.
+    pub(crate) firsts: Vec<Option<Holder>>,
+    /// The first heap past the heaps computed, where the pass stopped.
+    pub(crate) past_values: Option<PastValues>,
+    pub(crate) long_tokens: LongTokens,
+    /// The token being read in pieces, its groups folded as they come.
+    reading: LongResidue,
+}
+
+impl<'s> MisereSum<'s> {
+    /// An empty fold for a range of a game with `kinds` kinds of heaps.
+    pub(crate) fn new(shared: &'s GameShared<'s>, kinds: usize) -> MisereSum<'s> {
+        MisereSum {
+            shared,
+            survey: Survey::default(),
+            counts: vec![0; kinds],
+            firsts: vec![None; kinds],
+            past_values: None,
+            long_tokens: LongTokens::default(),
+            reading: LongResidue::default(),
+        }
+    }
+
+    /// Counts a heap of `kind`, and keeps it when it is the first.
+    #[inline(always)]
+    fn count(&mut self, kind: u16, first: impl FnOnce() -> Holder) {
+        let count = &mut self.counts[kind as usize];
+        if *count == 0 {
+            self.firsts[kind as usize] = Some(first());
+        }
+        *count += 1;
+    }
+}
+
+impl Fold for MisereSum<'_> {
+    #[inline(always)]
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let bits = heap.value.bit_length();
+        self.survey.record_length(index, heap.offset, bits);
+        let pos = HeapPos {
+            index,
+            offset: heap.offset,
+        };
+        let shared = self.shared;
+        let found = shared
+            .size(&heap.value, bits, at.pages)
+            .and_then(|size| Some((size, shared.grundy(size)?)));
+        let Some((size, kind)) = found else {
+            self.past_values = Some(PastValues {
+                pos,
+                line_col: at.line_and_column(heap.offset),
+            });
+            return Ok(());
+        };
+        self.count(kind, || shared.holder(pos, size, kind, heap, at));
+        if bits >= NOTED_TOKEN_BITS {
+            let digits = heap.value.limb_bytes(0..bits.div_ceil(64)).len() as u64;
+            if digits > 0 {
+                self.long_tokens.note(heap.offset, digits);
+            }
+        }
+        Ok(())
+    }
+
+    /// A long token's kind needs only its residue.
+    fn drains_long_tokens(&self) -> bool {
+        self.shared.modulus().is_some()
+    }
+
+    fn long_groups(&mut self, groups: &[u64]) {
+        self.reading.take(groups, self.shared.modulus());
+    }
+
+    fn long_tail(&mut self, index: u64, tail: LongTail) -> Result<(), Error> {
+        let modulus = self
+            .shared
+            .modulus()
+            .expect("tokens drained under a period");
+        let (bits, size) = std::mem::take(&mut self.reading).end(&tail, modulus);
+        self.survey.record_length(index, tail.offset, bits);
+        let pos = HeapPos {
+            index,
+            offset: tail.offset,
+        };
+        let Some(kind) = self.shared.grundy(size) else {
+            self.past_values = Some(PastValues {
+                pos,
+                line_col: None,
+            });
+            return Ok(());
+        };
+        self.count(kind, || Holder {
+            pos,
+            line: None,
+            size,
+            grundy: kind,
+            bits,
+            limbs: None,
+            borrow: None,
+        });
+        if bits > 64 {
+            self.long_tokens
+                .note(tail.offset, tail.digits.end - tail.offset);
+        }
+        Ok(())
+    }
+
+    fn done(&self) -> bool {
+        self.past_values.is_some()
+    }
+
+    fn merge(&mut self, later: MisereSum<'_>, heaps_before: u64) -> Result<(), Error> {
+        if self.past_values.is_some() {
+            return Ok(());
+        }
+        let shift = |pos: HeapPos| HeapPos {
+            index: pos.index + heaps_before,
+            offset: pos.offset,
+        };
+        self.survey.merge_after(&later.survey, heaps_before);
+        for (count, more) in self.counts.iter_mut().zip(&later.counts) {
+            *count += more;
+        }
+        for (first, theirs) in self.firsts.iter_mut().zip(later.firsts) {
+            if first.is_none() {
+                *first = theirs.map(|holder| Holder {
+                    pos: shift(holder.pos),
+                    ..holder
+                });
+            }
+        }
+        self.long_tokens.append(later.long_tokens);
+        self.past_values = later.past_values.map(|past| PastValues {
+            pos: shift(past.pos),
+            ..past
+        });
+        Ok(())
+    }
+}

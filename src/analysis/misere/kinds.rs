@@ -107,21 +107,32 @@ fn least_preperiod(values: &[u16], q: u64) -> u64 {
     p as u64
 }
 
+/// The quotients a process keeps, the most recently used last.
+const KEPT: usize = 4;
+
 /// The kinds of `game`'s heaps from its quotient computed up to
-/// `max_heap` heaps: the last one asked for is kept, so that many
-/// analyses under one game in a process (`verify --game --rule misere`, a
-/// library user's loop) compute it once.
+/// `max_heap` heaps: the last [`KEPT`] asked for are kept, so that many
+/// analyses under a few games in a process (`verify --game --rule
+/// misere`, the ranges of a sharded run, a library user's loop) compute
+/// each once.
 pub(crate) fn kinds_of(game: &Game, max_heap: u64) -> Result<Arc<Kinds>, Error> {
-    static LAST: Mutex<Option<(u64, Arc<Kinds>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((max, kinds)) = &*last {
-        if *max == max_heap && kinds.quotient.game() == game {
-            return Ok(Arc::clone(kinds));
-        }
+    static KEPT_KINDS: Mutex<Vec<(u64, Arc<Kinds>)>> = Mutex::new(Vec::new());
+    let mut kept = KEPT_KINDS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let found = kept
+        .iter()
+        .position(|(max, kinds)| *max == max_heap && kinds.quotient.game() == game);
+    if let Some(at) = found {
+        let entry = kept.remove(at);
+        kept.push(entry);
+        return Ok(Arc::clone(&kept[kept.len() - 1].1));
     }
-    let quotient = Quotient::compute(game, max_heap)?;
-    let kinds = Arc::new(Kinds::new(quotient));
-    *last = Some((max_heap, Arc::clone(&kinds)));
+    let kinds = Arc::new(Kinds::new(Quotient::compute(game, max_heap)?));
+    if kept.len() == KEPT {
+        kept.remove(0);
+    }
+    kept.push((max_heap, Arc::clone(&kinds)));
     Ok(kinds)
 }
 

@@ -15,16 +15,17 @@ for lead in 0 4; do
 done
 echo "| game | order | preperiod | period | heaps_computed | seconds | stopped because |"
 echo "|---|---|---|---|---|---|---|"
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
 for game in $games; do
-    out=$(timeout "$limit" "$bin" grundy "$game" --rule misere --json 2>&1)
-    if [ $? -ne 0 ]; then
+    if ! timeout "$limit" "$bin" grundy "$game" --rule misere --json >"$json" 2>&1; then
         echo "| $game | | | | | > $limit | not finished within $limit s |"
         continue
     fi
     human=$(timeout "$limit" "$bin" grundy "$game" --rule misere --values 0 | sed -n 3p)
-    python3 - "$game" "$out" "$human" <<'PY'
+    python3 - "$game" "$json" "$human" <<'PY'
 import json, sys
-game, out, human = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
+game, out, human = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
 p = out["pretending"]
 why = "period proven" if p["period"] is not None else human.split("(", 1)[-1].rstrip(")")
 print(f"| {game} | {out['order']} | {p['preperiod'] if p['preperiod'] is not None else '—'} | "

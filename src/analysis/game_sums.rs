@@ -115,6 +115,12 @@ impl<'s> GameShared<'s> {
         }
     }
 
+    /// The values and the period as a word's value is read off them
+    /// without a division (`None` with no proven period).
+    pub fn words(&self) -> Option<&WordValues<'s>> {
+        self.words.as_ref()
+    }
+
     /// The proven period's modulus, for the residues of long heaps.
     pub fn modulus(&self) -> Option<&Modulus> {
         self.modulus.as_ref()

@@ -11,10 +11,14 @@
 
 use crate::analysis::game_holders::{Holder, LongTokens};
 use crate::analysis::game_sums::{GameShared, LongResidue, PastValues};
+use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
+use crate::arch::columns::BlockTally;
+use crate::arch::grundy_words::WordValues;
 use crate::error::Error;
-use crate::input::driver::{At, Fold};
-use crate::input::{Heap, HeapPos, LongTail};
+use crate::games::HeapSize;
+use crate::input::driver::{each_element, each_word, At, Fold};
+use crate::input::{Heap, HeapPos, LongTail, RawBlock, WordBlock};
 
 /// The shortest token whose bytes the count of the move's line skips.
 const NOTED_TOKEN_BITS: u64 = 1 << 16;
@@ -58,6 +62,54 @@ impl<'s> MisereSum<'s> {
         }
         *count += 1;
     }
+
+    /// Counts the little-endian elements of `width` bytes of `bytes`, heaps
+    /// of at most 64 bits whose kinds `table` gives with no division, the
+    /// `i`-th at `position(i)`; their tally, for the survey.
+    fn count_elements(
+        &mut self,
+        bytes: &[u8],
+        width: usize,
+        table: &WordValues<'_>,
+        position: impl Fn(usize) -> HeapPos,
+    ) -> BlockTally {
+        match width {
+            1 => self.count_width::<1>(bytes, table, position),
+            2 => self.count_width::<2>(bytes, table, position),
+            4 => self.count_width::<4>(bytes, table, position),
+            _ => self.count_width::<8>(bytes, table, position),
+        }
+    }
+
+    /// [`MisereSum::count_elements`] for elements of `W` bytes.
+    #[inline(always)]
+    fn count_width<const W: usize>(
+        &mut self,
+        bytes: &[u8],
+        table: &WordValues<'_>,
+        position: impl Fn(usize) -> HeapPos,
+    ) -> BlockTally {
+        let mut tally = BlockTally::default();
+        for (i, chunk) in bytes.chunks_exact(W).enumerate() {
+            let mut word = [0u8; 8];
+            word[..W].copy_from_slice(chunk);
+            let h = u64::from_le_bytes(word);
+            tally.or |= h;
+            tally.zeros += u64::from(h == 0);
+            tally.ones += u64::from(h == 1);
+            let kind = table.value(h);
+            self.count(kind, || Holder {
+                pos: position(i),
+                line: None,
+                size: HeapSize::Exact(h),
+                grundy: kind,
+                bits: u64::from(64 - h.leading_zeros()),
+                limbs: None,
+                borrow: None,
+            });
+        }
+        tally
+    }
 }
 
 impl Fold for MisereSum<'_> {
@@ -87,6 +139,50 @@ impl Fold for MisereSum<'_> {
                 self.long_tokens.note(heap.offset, digits);
             }
         }
+        Ok(())
+    }
+
+    /// A block of a raw array: each element's kind from the table with no
+    /// division ([`WordValues`]), counted in one loop.
+    fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
+        let Some(table) = self.shared.words() else {
+            return each_element(self, block);
+        };
+        let tally = self.count_elements(block.bytes, block.width, table, |i| block.position(i));
+        // The block's positions count from its range's start.
+        self.survey.merge(&raw_arrays::survey(&block, &tally));
+        Ok(())
+    }
+
+    fn takes_words(&self) -> bool {
+        true
+    }
+
+    /// A block of heaps of at most 64 bits as a raw array's block (heap by
+    /// heap for wider heaps).
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        let low = block.limb(0).filter(|_| block.high_or == 0);
+        let (Some(low), Some(table)) = (low, self.shared.words()) else {
+            return each_word(self, block, at);
+        };
+        // On a stream of a text format the pass counts lines: a heap that
+        // is the first of its kind goes heap by heap, with its line.
+        let counts_lines = at
+            .line(block.offsets.first().copied().unwrap_or(0))
+            .is_some();
+        let new_kind = || {
+            low.bytes.chunks_exact(8).any(|w| {
+                self.counts
+                    [table.value(u64::from_le_bytes(w.try_into().expect("8 bytes"))) as usize]
+                    == 0
+            })
+        };
+        if counts_lines && new_kind() {
+            return each_word(self, block, at);
+        }
+        let tally = self.count_elements(low.bytes, 8, table, |i| block.position(i));
+        let piece = raw_arrays::survey_of(low.len(), &tally, |w| block.first_low(w));
+        self.survey.merge(&piece);
         Ok(())
     }
 

@@ -68,9 +68,10 @@
 
 use super::table::{Bits, Congruence, Table};
 use crate::games::{Game, Leave};
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::rc::Rc;
+use std::hash::{Hash, Hasher};
 
 /// The most elements of a candidate's image.
 pub const MAX_CANDIDATE: usize = 1 << 20;
@@ -385,8 +386,61 @@ impl Portion {
     }
 }
 
-/// One state of the proof: ψ(v), whether v has a move, F(v).
-type State = (u32, bool, Rc<Bits>);
+/// The states of a proof — ψ(v), whether v has a move, F(v) — each
+/// stored once, the sets' words in one vector, found again by a hash.
+struct States {
+    words: usize,
+    heads: Vec<(u32, bool)>,
+    sets: Vec<u64>,
+    /// The first state of each hash, and for each state the next of its
+    /// hash (`u32::MAX`: none).
+    first: FxHashMap<u64, u32>,
+    next: Vec<u32>,
+}
+
+impl States {
+    fn new(words: usize) -> States {
+        States {
+            words,
+            heads: Vec::new(),
+            sets: Vec::new(),
+            first: FxHashMap::default(),
+            next: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    fn head(&self, id: u32) -> (u32, bool) {
+        self.heads[id as usize]
+    }
+
+    fn set(&self, id: u32) -> &[u64] {
+        &self.sets[id as usize * self.words..(id as usize + 1) * self.words]
+    }
+
+    /// The state's id, and whether it is new.
+    fn find_or_add(&mut self, m: u32, live: bool, set: &[u64]) -> (u32, bool) {
+        let mut hasher = rustc_hash::FxHasher::default();
+        (m, live, set).hash(&mut hasher);
+        let hash = hasher.finish();
+        let mut at = self.first.get(&hash).copied().unwrap_or(u32::MAX);
+        while at != u32::MAX {
+            if self.heads[at as usize] == (m, live) && self.set(at) == set {
+                return (at, false);
+            }
+            at = self.next[at as usize];
+        }
+        let id = self.heads.len() as u32;
+        self.heads.push((m, live));
+        self.sets.extend_from_slice(set);
+        self.next
+            .push(self.first.insert(hash, id).unwrap_or(u32::MAX));
+        (id, true)
+    }
+}
 
 /// For each element u met, the set {w : u·w ∈ S}, made when first asked.
 struct Stabilizers<'m> {
@@ -672,6 +726,7 @@ impl Model {
     /// the order of least rank; the first that fails gives its sum.
     fn prove(&self, max_states: usize) -> Result<(), Failure> {
         let (len, in_s) = (self.len(), &self.in_s[..]);
+        let words = len.div_ceil(64);
         let mut stabilizers = Stabilizers {
             candidate: self,
             in_s,
@@ -679,32 +734,48 @@ impl Model {
         };
         // F's part made within each kind's heap, by element and kind:
         // cached while the cache would stay within PROOF_BITS.
-        let cached = (len as u64 * len as u64) * self.kinds.len() as u64 <= PROOF_BITS;
-        let mut within: HashMap<(u32, u32), Bits> = HashMap::new();
+        let kinds = self.kinds.len();
+        let cached = (len as u64 * len as u64) * kinds as u64 <= PROOF_BITS;
+        let mut within: Vec<Option<Box<[u64]>>> = vec![None; if cached { len * kinds } else { 0 }];
         let max_states = max_states.min((PROOF_BITS / len as u64) as usize);
-        let times: Vec<Vec<u32>> = self
+        // {w : x·w ∈ F} for each element x some kind has, made once a
+        // state (kinds outnumber their elements).
+        let elements: Vec<u16> = {
+            let mut elements: Vec<u16> = self.kinds.iter().map(|kind| kind.element).collect();
+            elements.sort_unstable();
+            elements.dedup();
+            elements
+        };
+        let times: Vec<Vec<u32>> = elements
+            .iter()
+            .map(|&x| (0..len as u32).map(|w| self.mul(w, x)).collect())
+            .collect();
+        let at_element: Vec<usize> = self
             .kinds
             .iter()
-            .map(|kind| (0..len as u32).map(|w| self.mul(w, kind.element)).collect())
+            .map(|kind| elements.binary_search(&kind.element).expect("listed"))
             .collect();
-        let start: State = (0, false, Rc::new(Bits::empty(len)));
-        let mut states: Vec<State> = vec![start.clone()];
-        let mut seen: HashMap<State, u32> = HashMap::from([(start, 0)]);
+        let mut store = States::new(words);
+        store.find_or_add(0, false, &vec![0; words]);
         // Each state's least rank so far, the state and kind it came
         // from, and whether it is settled (popped at its least rank).
         let mut best: Vec<u64> = vec![0];
         let mut parent: Vec<Option<(u32, u32)>> = vec![None];
         let mut done = vec![false];
         let mut queue = BinaryHeap::from([Reverse((0u64, 0u32))]);
+        let (mut f, mut next) = (vec![0u64; words], vec![0u64; words]);
+        let mut pulled = vec![vec![0u64; words]; elements.len()];
+        let has = |set: &[u64], i: usize| set[i / 64] >> (i % 64) & 1 == 1;
         while let Some(Reverse((rank, id))) = queue.pop() {
             if done[id as usize] {
                 continue;
             }
             done[id as usize] = true;
-            self.explored.set(states.len());
-            let (m, live, f) = states[id as usize].clone();
+            self.explored.set(store.len());
+            let (m, live) = store.head(id);
+            f.copy_from_slice(store.set(id));
             let holds = match live {
-                true => in_s[m as usize] != f.has(0),
+                true => in_s[m as usize] != has(&f, 0),
                 false => !in_s[m as usize],
             };
             if !holds {
@@ -718,39 +789,41 @@ impl Model {
                     kinds.iter().map(|&k| self.kinds[k as usize].heap).collect(),
                 ));
             }
+            for (set, times) in pulled.iter_mut().zip(&times) {
+                set.fill(0);
+                for (w, &xw) in times.iter().enumerate() {
+                    set[w / 64] |= u64::from(has(&f, xw as usize)) << (w % 64);
+                }
+            }
             for (index, kind) in (0u32..).zip(&self.kinds) {
                 let mut made = || {
                     let mut bits = Bits::empty(len);
                     for &o in &kind.options {
                         bits.union_with(stabilizers.get(self.mul(m, o)));
                     }
-                    bits
+                    bits.into_words()
                 };
-                let mut next = match cached {
-                    true => within.entry((m, index)).or_insert_with(made).clone(),
-                    false => made(),
-                };
-                for (w, &xw) in times[index as usize].iter().enumerate() {
-                    if f.has(xw as usize) {
-                        next.insert(w);
+                let made_here;
+                let part: &[u64] = match cached {
+                    true => within[m as usize * kinds + index as usize].get_or_insert_with(made),
+                    false => {
+                        made_here = made();
+                        &made_here
                     }
+                };
+                let pull = &pulled[at_element[index as usize]];
+                for ((word, &a), &b) in next.iter_mut().zip(part).zip(pull) {
+                    *word = a | b;
                 }
-                let state: State = (self.mul(m, kind.element), true, Rc::new(next));
-                let to = match seen.get(&state) {
-                    Some(&to) => to,
-                    None => {
-                        if states.len() >= max_states {
-                            return Err(Failure::States);
-                        }
-                        let to = states.len() as u32;
-                        seen.insert(state.clone(), to);
-                        states.push(state);
-                        best.push(u64::MAX);
-                        parent.push(None);
-                        done.push(false);
-                        to
+                let (to, new) = store.find_or_add(self.mul(m, kind.element), true, &next);
+                if new {
+                    if store.len() > max_states {
+                        return Err(Failure::States);
                     }
-                };
+                    best.push(u64::MAX);
+                    parent.push(None);
+                    done.push(false);
+                }
                 let reached = rank + kind.rank;
                 if reached < best[to as usize] {
                     best[to as usize] = reached;

@@ -18,9 +18,9 @@ pub const MAX_PROOF_STATES: usize = 1 << 20;
 pub const MAX_HEAPS: u64 = 1 << 16;
 
 /// The default bound on the work of [`Quotient::compute_within`]: about
-/// five seconds of candidates on this project's machines (Dawson's Kayles
-/// then stops after Q_29, `octal:0.4` after Q_33).
-pub const DEFAULT_WORK: u64 = 1 << 32;
+/// three seconds of candidates on this project's machines (Dawson's Kayles
+/// then stops after Q_29, `octal:0.4` after Q_30, Daisies (4.7) after Q_14).
+pub const DEFAULT_WORK: u64 = 1 << 31;
 
 /// The default bound on the heaps computed (`grundy --max-heap`).
 pub const DEFAULT_MAX_HEAP: u64 = 4096;

@@ -67,16 +67,15 @@ impl Bits {
         Bits(vec![0; len.div_ceil(64)].into_boxed_slice())
     }
 
-    /// Whether `i` is in the set.
-    #[inline(always)]
-    pub(crate) fn has(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
-    }
-
     /// Adds `i`.
     #[inline(always)]
     pub(crate) fn insert(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    /// The set's words, bit i of word i / 64 for element i.
+    pub(crate) fn into_words(self) -> Box<[u64]> {
+        self.0
     }
 
     /// Adds every element of `other`.

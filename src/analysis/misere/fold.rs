@@ -37,7 +37,12 @@ pub(crate) struct MisereSum<'s> {
     pub(crate) long_tokens: LongTokens,
     /// The token being read in pieces, its groups folded as they come.
     reading: LongResidue,
+    /// [`LANES`] histograms of the kinds of a block's heaps.
+    lanes: Vec<u64>,
 }
+
+/// The histograms a block's kinds are counted into in turn.
+const LANES: usize = 4;
 
 impl<'s> MisereSum<'s> {
     /// An empty fold for a range of a game with `kinds` kinds of heaps.
@@ -50,6 +55,7 @@ impl<'s> MisereSum<'s> {
             past_values: None,
             long_tokens: LongTokens::default(),
             reading: LongResidue::default(),
+            lanes: vec![0; LANES * kinds],
         }
     }
 
@@ -81,7 +87,11 @@ impl<'s> MisereSum<'s> {
         }
     }
 
-    /// [`MisereSum::count_elements`] for elements of `W` bytes.
+    /// [`MisereSum::count_elements`] for elements of `W` bytes: the kinds
+    /// counted into [`LANES`] histograms in turn (so that consecutive
+    /// heaps of one kind do not wait on each other's count), added up at
+    /// the end; a kind seen for the first time then has its first heap
+    /// found again in the block.
     #[inline(always)]
     fn count_width<const W: usize>(
         &mut self,
@@ -89,24 +99,41 @@ impl<'s> MisereSum<'s> {
         table: &WordValues<'_>,
         position: impl Fn(usize) -> HeapPos,
     ) -> BlockTally {
-        let mut tally = BlockTally::default();
-        for (i, chunk) in bytes.chunks_exact(W).enumerate() {
+        let element = |chunk: &[u8]| {
             let mut word = [0u8; 8];
             word[..W].copy_from_slice(chunk);
-            let h = u64::from_le_bytes(word);
+            u64::from_le_bytes(word)
+        };
+        let kinds = self.counts.len();
+        self.lanes.fill(0);
+        let mut tally = BlockTally::default();
+        for (i, chunk) in bytes.chunks_exact(W).enumerate() {
+            let h = element(chunk);
             tally.or |= h;
             tally.zeros += u64::from(h == 0);
             tally.ones += u64::from(h == 1);
-            let kind = table.value(h);
-            self.count(kind, || Holder {
-                pos: position(i),
-                line: None,
-                size: HeapSize::Exact(h),
-                grundy: kind,
-                bits: u64::from(64 - h.leading_zeros()),
-                limbs: None,
-                borrow: None,
-            });
+            self.lanes[(i % LANES) * kinds + table.value(h) as usize] += 1;
+        }
+        for kind in 0..kinds {
+            let added: u64 = (0..LANES).map(|lane| self.lanes[lane * kinds + kind]).sum();
+            if added > 0 && self.counts[kind] == 0 {
+                let (i, h) = bytes
+                    .chunks_exact(W)
+                    .map(element)
+                    .enumerate()
+                    .find(|&(_, h)| table.value(h) as usize == kind)
+                    .expect("a heap of the kind counted");
+                self.firsts[kind] = Some(Holder {
+                    pos: position(i),
+                    line: None,
+                    size: HeapSize::Exact(h),
+                    grundy: kind as u16,
+                    bits: u64::from(64 - h.leading_zeros()),
+                    limbs: None,
+                    borrow: None,
+                });
+            }
+            self.counts[kind] += added;
         }
         tally
     }

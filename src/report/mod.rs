@@ -108,6 +108,27 @@ impl MisereQuotient {
 /// The winning move under misère play of a game other than Nim: take
 /// `take` tokens from a heap, leaving the heaps of `leave`, the sum's
 /// product then `to_product`.
+///
+/// ```
+/// use nimstream::{analyze_bytes, Format, Options, Player, Rule};
+///
+/// // Misère Kayles, rows of 3 and 2 pins: the player to move wins by
+/// // knocking an end pin off the 3, leaving two rows of 2, a misère
+/// // P-position (their product b² lies in the P-portion).
+/// let options = Options {
+///     game: "kayles".parse()?,
+///     rule: Rule::Misere,
+///     ..Options::default()
+/// };
+/// let report = analyze_bytes(b"3 2\n", Format::Dec, "example", &options)?;
+/// assert_eq!(report.winner, Player::First);
+/// assert_eq!(report.quotient.as_ref().map(|q| q.order), Some(40));
+/// let chosen = report.misere_move.expect("a move");
+/// assert_eq!((chosen.heap, chosen.take), (0, 1));
+/// assert_eq!(chosen.leave[0].dec.as_deref(), Some("2"));
+/// assert_eq!(chosen.to_product, "b²");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct MisereMove {
     /// 0-based heap index.

@@ -11,7 +11,6 @@
 
 use super::budget::Shape;
 use super::facts::{Facts, MoveFacts, Number, Stats};
-use super::game_holders::Holder;
 use super::game_run::{game_facts, move_on_holder, past_values_message, sequence_of};
 use super::moves::{small_move, XorMove};
 use super::ranged::SpanHolder;
@@ -218,15 +217,7 @@ pub fn conclude_game(
     let winning_move = match (&whole.holder, sum) {
         (_, 0) => None,
         (Some((found, line)), _) => {
-            let holder = Holder {
-                pos: found.pos,
-                line: *line,
-                size: found.size,
-                grundy: found.grundy,
-                bits: found.bits,
-                limbs: None,
-                borrow: None,
-            };
+            let holder = found.holder(*line);
             let facts = (sum, *line);
             Some(move_on_holder(
                 input, format, options, &mut stats, &holder, facts, &sequence,

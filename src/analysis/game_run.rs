@@ -11,7 +11,7 @@
 use super::budget::Shape;
 use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
 use super::game_holders::Holder;
-use super::game_sums::{GamePass, GameShared, GameSum};
+use super::game_sums::{game_reads, GamePass, GameShared, GameSum};
 use super::rules::{Player, Rule};
 use super::survey::Survey;
 use super::Options;
@@ -49,14 +49,7 @@ pub fn analyze_game(
     let plan = options.memory.plan(&shape);
     let meter = MemoryMeter::start();
     let started = Instant::now();
-    let mut cost = Stats {
-        window_bits: plan.window_bits,
-        ..Stats::default()
-    };
-    let reads = Reads {
-        max_packed_bytes: 0,
-        ..plan.first
-    };
+    let (reads, mut cost) = game_reads(&plan);
     let stream = input.random_access().is_none();
     let shared = GameShared::new(sequence, &plan, stream);
     let folded = driver::run(input, format, &reads, || GameSum::new(&shared))?;
@@ -175,19 +168,7 @@ pub(super) fn move_on_holder(
     (sum, line): (u16, Option<u64>),
     sequence: &Sequence,
 ) -> Result<GameMoveFacts, Error> {
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    let mut mover = Mover {
-        input,
-        format,
-        options,
-        reads: options.memory.plan(&shape).later,
-        cost,
-    };
-    mover.move_on(holder, sum, sequence, line)
+    Mover::new(input, format, options, cost).move_on(holder, sum, sequence, line)
 }
 
 /// A move found on `holder` (a heap some pass kept) that leaves `parts`:
@@ -206,18 +187,7 @@ pub(super) fn written_move(
     parts: &[PartSize],
     no_lf: &[Range<u64>],
 ) -> Result<(Option<u64>, Number, Vec<Number>), Error> {
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    let mut mover = Mover {
-        input,
-        format,
-        options,
-        reads: options.memory.plan(&shape).later,
-        cost,
-    };
+    let mut mover = Mover::new(input, format, options, cost);
     let line = match holder.line {
         Some(line) => Some(line),
         None => mover.line_of(holder.pos.offset, no_lf)?,
@@ -235,7 +205,29 @@ struct Mover<'a, 'i> {
     cost: &'a mut Stats,
 }
 
-impl<'a> Mover<'a, '_> {
+impl<'a, 'i> Mover<'a, 'i> {
+    /// A mover reading `input` again as a whole analysis's later passes
+    /// read, its reads added to `cost`.
+    fn new(
+        input: &'a Input<'i>,
+        format: Format,
+        options: &'a Options,
+        cost: &'a mut Stats,
+    ) -> Mover<'a, 'i> {
+        let shape = Shape {
+            len: input.size(),
+            format,
+            threads: options.threads,
+        };
+        Mover {
+            input,
+            format,
+            options,
+            reads: options.memory.plan(&shape).later,
+            cost,
+        }
+    }
+
     /// The first option (SPEC section 8's order) of the first heap whose
     /// value holds the Grundy sum's msb, that leaves a sum of 0.
     /// `no_lf`: byte ranges known to hold no line feed, in file order.

@@ -17,6 +17,7 @@
 //! earlier range's holders win.
 
 use super::budget::Plan;
+use super::facts::Stats;
 use super::game_holders::{Holder, Holders, LongTokens};
 use super::raw_arrays;
 use super::survey::Survey;
@@ -24,7 +25,7 @@ use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Sequence};
-use crate::input::driver::{each_element, each_word, At, Fold};
+use crate::input::driver::{each_element, each_word, At, Fold, Reads};
 use crate::input::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock, WordBlock};
 
@@ -53,6 +54,21 @@ pub struct GameShared<'s> {
     /// Whether short hex tokens may come packed (their scratch space is
     /// for the one-pass budgets, not for `log`).
     pack_tokens: bool,
+}
+
+/// How a game's pass reads under `plan` — the first pass's reads, but a
+/// long token is never packed whole (its residue needs each digit once,
+/// as the reads bring it) — and the costs it starts from.
+pub(super) fn game_reads(plan: &Plan) -> (Reads, Stats) {
+    let reads = Reads {
+        max_packed_bytes: 0,
+        ..plan.first
+    };
+    let stats = Stats {
+        window_bits: plan.window_bits,
+        ..Stats::default()
+    };
+    (reads, stats)
 }
 
 impl<'s> GameShared<'s> {

@@ -127,7 +127,9 @@ pub fn first_option(sequence: &Sequence, heap: HeapSize, target: u16) -> Option<
 /// ```
 /// use nimstream::games::{first_option_where, misere::Quotient, FoundLeave, Game, HeapSize};
 ///
-/// // Misère 0.75: a lone heap of 5 (class c) moves to a P-position.
+/// // Misère 0.75: a lone heap of 5 (class c) moves to a P-position by
+/// // taking one token and leaving two heaps of 2 (b · b = b², in the
+/// // P-portion).
 /// let q = Quotient::compute(&"octal:0.75".parse::<Game>()?, 4096)?;
 /// let classes = q.as_sequence();
 /// let found = first_option_where(&classes, HeapSize::Exact(5), |parts| {
@@ -135,7 +137,7 @@ pub fn first_option(sequence: &Sequence, heap: HeapSize, target: u16) -> Option<
 /// })
 /// .unwrap();
 /// assert_eq!(found.take, 1);
-/// assert!(matches!(found.leave, FoundLeave::One { .. }));
+/// assert!(matches!(found.leave, FoundLeave::Two { smaller: 2, .. }));
 /// # Ok::<(), nimstream::games::GameError>(())
 /// ```
 pub fn first_option_where(

@@ -30,7 +30,8 @@ use crate::games::{Game, Leave};
 use std::collections::HashMap;
 
 /// Outcomes of one game's positions under one rule, memoised on the
-/// sorted multiset of non-empty heaps (packed, [`packed`]).
+/// sorted multiset of non-empty heaps (packed: a byte for each heap below
+/// 128).
 pub struct GameTree<'g> {
     game: &'g Game,
     rule: Rule,

@@ -11,7 +11,7 @@
 //! is beside the rest of the sum, whose product is r_c = ∏ c'^(n_c' −
 //! [c' = c]) whichever heap of class c it is, and its options move the sum
 //! to r_c·o for each class o of its options. So a heap has such an option
-//! iff its kind does ([`winning_kinds`]), and the move's heap is the first
+//! iff its kind does ([`winning`]), and the move's heap is the first
 //! heap of the winning kind whose first heap comes first. Its option is the
 //! first, in SPEC section 8's order, whose parts' classes times r_c lie in
 //! the P-portion ([`first_option_where`], on heaps of any size).

@@ -96,7 +96,7 @@ fn option_classes(quotient: &Quotient, h: u64) -> Vec<u16> {
     classes
 }
 
-/// The least p with values[h] = values[h + q] for every p ≤ h ≤ n − q
+/// The least p with `values[h] = values[h + q]` for every p ≤ h ≤ n − q
 /// (the table ends at n; past it the proof holds).
 fn least_preperiod(values: &[u16], q: u64) -> u64 {
     let q = q as usize;

@@ -26,14 +26,14 @@ use super::budget::Shape;
 use super::facts::{Facts, Number, Stats};
 use super::game_holders::Holder;
 use super::game_run::{parts, written_move};
-use super::game_sums::GameShared;
+use super::game_sums::{game_reads, GameShared};
 use super::rules::Player;
 use super::survey::Survey;
 use super::Options;
 use crate::error::Error;
 use crate::games::misere::MAX_HEAPS;
 use crate::games::Period;
-use crate::input::driver::{self, Reads};
+use crate::input::driver;
 use crate::input::source::Input;
 use crate::input::Format;
 use crate::working_memory::MemoryMeter;
@@ -105,14 +105,7 @@ pub fn analyze_misere(
     let plan = options.memory.plan(&shape);
     let meter = MemoryMeter::start();
     let started = Instant::now();
-    let mut cost = Stats {
-        window_bits: plan.window_bits,
-        ..Stats::default()
-    };
-    let reads = Reads {
-        max_packed_bytes: 0,
-        ..plan.first
-    };
+    let (reads, mut cost) = game_reads(&plan);
     let stream = input.random_access().is_none();
     let shared = GameShared::new(&kinds.kinds, &plan, stream);
     let count = kinds.class.len();

@@ -12,12 +12,12 @@ use super::kinds::kinds_of;
 use super::{max_heap, Found};
 use crate::analysis::facts::{Facts, Stats};
 use crate::analysis::game_holders::Holder;
-use crate::analysis::game_sums::GameShared;
+use crate::analysis::game_sums::{game_reads, GameShared};
 use crate::analysis::ranged::{span_plan, SpanHolder};
 use crate::analysis::survey::Survey;
 use crate::analysis::Options;
 use crate::error::Error;
-use crate::input::driver::{self, Reads, SpanError};
+use crate::input::driver::{self, SpanError};
 use crate::input::source::Input;
 use crate::input::{Format, HeapPos};
 use crate::working_memory::MemoryMeter;
@@ -50,14 +50,7 @@ pub fn misere_span(
     let kinds = kinds_of(&options.game, max_heap(options)).map_err(SpanError::Failed)?;
     let (meter, started) = (MemoryMeter::start(), Instant::now());
     let plan = span_plan(&span, format, options);
-    let mut stats = Stats {
-        window_bits: plan.window_bits,
-        ..Stats::default()
-    };
-    let reads = Reads {
-        max_packed_bytes: 0,
-        ..plan.first
-    };
+    let (reads, mut stats) = game_reads(&plan);
     let shared = GameShared::new(&kinds.kinds, &plan, false);
     let count = kinds.class.len();
     let folded = driver::run_span(input, format, &reads, span, || {
@@ -120,17 +113,7 @@ pub fn conclude_misere(
     let firsts: Vec<Option<Holder>> = whole
         .firsts
         .iter()
-        .map(|first| {
-            first.as_ref().map(|(found, line)| Holder {
-                pos: found.pos,
-                line: *line,
-                size: found.size,
-                grundy: found.grundy,
-                bits: found.bits,
-                limbs: None,
-                borrow: None,
-            })
-        })
+        .map(|first| first.as_ref().map(|(found, line)| found.holder(*line)))
         .collect();
     let found = Found {
         survey: whole.survey.clone(),

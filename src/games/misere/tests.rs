@@ -243,7 +243,7 @@ fn dawsons_kayles_quotients_are_exact() {
 #[ignore]
 fn daisies_quotient_is_exact_to_16() {
     let game: Game = "octal:4.7".parse().unwrap();
-    let q = Quotient::compute(&game, 16).unwrap();
+    let q = Quotient::compute_within(&game, 16, 1 << 36).unwrap();
     assert_eq!((q.heaps_computed(), q.order()), (16, 70));
     let apart = pairs_apart(&q, 50);
     assert_eq!((apart.apart, apart.pairs), (2415, 2415));

@@ -283,6 +283,41 @@ fn games_merge_into_the_whole_report() {
     assert!(seen.reports > 100 && seen.errors > 10, "{seen:?}");
 }
 
+/// Misère play of heap games (SPEC section 12): the partials carry the
+/// counts of the heaps of each kind and the first of each.
+#[test]
+fn misere_games_merge_into_the_whole_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut seen = Seen::default();
+    for round in 0..5 {
+        for format in [
+            Format::Dec,
+            Format::Bits,
+            Format::Hex,
+            Format::U16le,
+            Format::Nimb,
+        ] {
+            let data = encode(format, &heaps(format, &mut rng), &mut rng);
+            let path = dir.path().join(format!("m{round}.{}", format.name()));
+            std::fs::write(&path, &data).unwrap();
+            // Daisies' quotient for 9 heaps has no period: its larger heaps
+            // are errors.
+            for (game, max_heap) in [("kayles", 4096), ("octal:0.75", 4096), ("octal:4.7", 9)] {
+                let options = Options {
+                    format: Some(format),
+                    rule: Rule::Misere,
+                    game: game.parse::<Game>().unwrap(),
+                    max_values: max_heap,
+                    ..Options::default()
+                };
+                check(&path, data.len() as u64, &options, &mut rng, &mut seen);
+            }
+        }
+    }
+    assert!(seen.reports > 40 && seen.errors > 10, "{seen:?}");
+}
+
 #[test]
 fn bad_bytes_are_reported_as_the_whole_analysis_reports_them() {
     let dir = tempfile::tempdir().unwrap();

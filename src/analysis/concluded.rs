@@ -11,7 +11,6 @@
 
 use super::budget::Shape;
 use super::facts::{Facts, MoveFacts, Number, Stats};
-use super::game_holders::Holder;
 use super::game_run::{game_facts, move_on_holder, past_values_message, sequence_of};
 use super::moves::{small_move, XorMove};
 use super::ranged::SpanHolder;
@@ -114,6 +113,7 @@ pub fn conclude_nim(
         winning_moves: Some(rules::winning_moves(plan, counts, holders)),
         winning_move,
         game: None,
+        misere: None,
         stats,
     })
 }
@@ -217,15 +217,7 @@ pub fn conclude_game(
     let winning_move = match (&whole.holder, sum) {
         (_, 0) => None,
         (Some((found, line)), _) => {
-            let holder = Holder {
-                pos: found.pos,
-                line: *line,
-                size: found.size,
-                grundy: found.grundy,
-                bits: found.bits,
-                limbs: None,
-                borrow: None,
-            };
+            let holder = found.holder(*line);
             let facts = (sum, *line);
             Some(move_on_holder(
                 input, format, options, &mut stats, &holder, facts, &sequence,
@@ -250,6 +242,9 @@ pub fn conclude_game(
 /// the values computed for the game of `options`, which has no proven
 /// period: the words of a whole analysis.
 pub fn past_values_error(index: u64, options: &Options) -> Result<String, Error> {
+    if options.rule == super::Rule::Misere {
+        return super::misere::past_heaps_error(index, options);
+    }
     let sequence = sequence_of(&options.game, options.max_values)?;
     Ok(past_values_message(index, &sequence))
 }

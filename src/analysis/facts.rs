@@ -143,8 +143,11 @@ pub struct Facts {
     pub winning_moves: Option<u64>,
     /// The deterministic winning move.
     pub winning_move: Option<MoveFacts>,
-    /// What a game other than Nim found (`None` for Nim).
+    /// What a game other than Nim found under normal play (`None` for
+    /// Nim).
     pub game: Option<GameFacts>,
+    /// What a game other than Nim found under misère play.
+    pub misere: Option<super::misere::MisereFacts>,
     /// What it cost.
     pub stats: Stats,
 }

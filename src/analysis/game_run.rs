@@ -11,7 +11,7 @@
 use super::budget::Shape;
 use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
 use super::game_holders::Holder;
-use super::game_sums::{GamePass, GameShared, GameSum};
+use super::game_sums::{game_reads, GamePass, GameShared, GameSum};
 use super::rules::{Player, Rule};
 use super::survey::Survey;
 use super::Options;
@@ -29,13 +29,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Analyzes `input`, read as `format`, as a sum of heaps of the game of
-/// `options` (normal play only).
+/// `options` (misère play: [`super::misere`]).
 pub fn analyze_game(
     input: &mut Input<'_>,
     format: Format,
     options: &Options,
 ) -> Result<Facts, Error> {
     refuse_nim_only(options)?;
+    if options.rule == Rule::Misere {
+        return super::misere::analyze_misere(input, format, options);
+    }
     let sequence = sequence_of(&options.game, options.max_values)?;
     let sequence = sequence.as_ref();
     let shape = Shape {
@@ -46,14 +49,7 @@ pub fn analyze_game(
     let plan = options.memory.plan(&shape);
     let meter = MemoryMeter::start();
     let started = Instant::now();
-    let mut cost = Stats {
-        window_bits: plan.window_bits,
-        ..Stats::default()
-    };
-    let reads = Reads {
-        max_packed_bytes: 0,
-        ..plan.first
-    };
+    let (reads, mut cost) = game_reads(&plan);
     let stream = input.random_access().is_none();
     let shared = GameShared::new(sequence, &plan, stream);
     let folded = driver::run(input, format, &reads, || GameSum::new(&shared))?;
@@ -87,8 +83,8 @@ pub fn analyze_game(
     ))
 }
 
-/// The facts of a game other than Nim: the player to move wins when the
-/// Grundy sum is not 0 (normal play; misère is for Nim only).
+/// The facts of a game other than Nim under normal play: the player to
+/// move wins when the Grundy sum is not 0.
 pub(super) fn game_facts(
     survey: Survey,
     sequence: &Sequence,
@@ -107,6 +103,7 @@ pub(super) fn game_facts(
         winner,
         winning_moves: None,
         winning_move: None,
+        misere: None,
         game: Some(GameFacts {
             game: sequence.game().to_string(),
             period: sequence.period(),
@@ -118,16 +115,9 @@ pub(super) fn game_facts(
     }
 }
 
-/// Refuses what only Nim has: misère play (of these games a different
-/// theory, misère quotients) and `--nim-sum-out`.
+/// Refuses what only Nim has: `--nim-sum-out`.
 pub(super) fn refuse_nim_only(options: &Options) -> Result<(), Error> {
     let game = &options.game;
-    if options.rule == Rule::Misere {
-        return Err(Error::Usage(format!(
-            "--rule misere is for Nim only: misère play of {game} is a different theory \
-             (misère quotients), not this tool's"
-        )));
-    }
     if options.nim_sum_out.is_some() {
         return Err(Error::Usage(format!(
             "--nim-sum-out is for Nim: under {game} the sum is of Grundy values, \
@@ -178,19 +168,32 @@ pub(super) fn move_on_holder(
     (sum, line): (u16, Option<u64>),
     sequence: &Sequence,
 ) -> Result<GameMoveFacts, Error> {
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
+    Mover::new(input, format, options, cost).move_on(holder, sum, sequence, line)
+}
+
+/// A move found on `holder` (a heap some pass kept) that leaves `parts`:
+/// the holder's line (looked up, for a text format, not reading
+/// `no_lf`, when the pass did not count it), its value and the parts as
+/// the report writes them, the parts also written to `--move-out` (the
+/// heap read again where it lies when the numbers need its digits). Its
+/// reads are added to `cost`. Misère play's move
+/// ([`super::misere`]) is written out so.
+pub(super) fn written_move(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    cost: &mut Stats,
+    holder: &Holder,
+    parts: &[PartSize],
+    no_lf: &[Range<u64>],
+) -> Result<(Option<u64>, Number, Vec<Number>), Error> {
+    let mut mover = Mover::new(input, format, options, cost);
+    let line = match holder.line {
+        Some(line) => Some(line),
+        None => mover.line_of(holder.pos.offset, no_lf)?,
     };
-    let mut mover = Mover {
-        input,
-        format,
-        options,
-        reads: options.memory.plan(&shape).later,
-        cost,
-    };
-    mover.move_on(holder, sum, sequence, line)
+    let (from, leave) = mover.write_out(holder, parts)?;
+    Ok((line, from, leave))
 }
 
 /// Finds the move on the heap the pass chose, and writes it out.
@@ -202,7 +205,29 @@ struct Mover<'a, 'i> {
     cost: &'a mut Stats,
 }
 
-impl<'a> Mover<'a, '_> {
+impl<'a, 'i> Mover<'a, 'i> {
+    /// A mover reading `input` again as a whole analysis's later passes
+    /// read, its reads added to `cost`.
+    fn new(
+        input: &'a Input<'i>,
+        format: Format,
+        options: &'a Options,
+        cost: &'a mut Stats,
+    ) -> Mover<'a, 'i> {
+        let shape = Shape {
+            len: input.size(),
+            format,
+            threads: options.threads,
+        };
+        Mover {
+            input,
+            format,
+            options,
+            reads: options.memory.plan(&shape).later,
+            cost,
+        }
+    }
+
     /// The first option (SPEC section 8's order) of the first heap whose
     /// value holds the Grundy sum's msb, that leaves a sum of 0.
     /// `no_lf`: byte ranges known to hold no line feed, in file order.
@@ -355,7 +380,7 @@ impl<'a> Mover<'a, '_> {
 }
 
 /// The parts a move leaves, the smaller first.
-fn parts(leave: &FoundLeave) -> Vec<PartSize> {
+pub(super) fn parts(leave: &FoundLeave) -> Vec<PartSize> {
     match *leave {
         FoundLeave::Nothing => vec![],
         FoundLeave::One { size, .. } => vec![size],

@@ -17,6 +17,7 @@
 //! earlier range's holders win.
 
 use super::budget::Plan;
+use super::facts::Stats;
 use super::game_holders::{Holder, Holders, LongTokens};
 use super::raw_arrays;
 use super::survey::Survey;
@@ -24,7 +25,7 @@ use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Sequence};
-use crate::input::driver::{each_element, each_word, At, Fold};
+use crate::input::driver::{each_element, each_word, At, Fold, Reads};
 use crate::input::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock, WordBlock};
 
@@ -53,6 +54,21 @@ pub struct GameShared<'s> {
     /// Whether short hex tokens may come packed (their scratch space is
     /// for the one-pass budgets, not for `log`).
     pack_tokens: bool,
+}
+
+/// How a game's pass reads under `plan` — the first pass's reads, but a
+/// long token is never packed whole (its residue needs each digit once,
+/// as the reads bring it) — and the costs it starts from.
+pub(super) fn game_reads(plan: &Plan) -> (Reads, Stats) {
+    let reads = Reads {
+        max_packed_bytes: 0,
+        ..plan.first
+    };
+    let stats = Stats {
+        window_bits: plan.window_bits,
+        ..Stats::default()
+    };
+    (reads, stats)
 }
 
 impl<'s> GameShared<'s> {
@@ -90,6 +106,42 @@ impl<'s> GameShared<'s> {
         }
     }
 
+    /// What a pass keeps of a heap the move may be played on: where it is,
+    /// its line when the pass counts lines, its size and value, and on a
+    /// stream its limbs (up to the window) or what the report needs of
+    /// them.
+    pub fn holder(
+        &self,
+        pos: HeapPos,
+        size: HeapSize,
+        grundy: u16,
+        heap: &Heap<'_>,
+        at: &mut At<'_>,
+    ) -> Holder {
+        let bits = heap.value.bit_length();
+        let keep = self.stream && bits > 64 && bits <= self.keep_bits;
+        Holder {
+            pos,
+            line: at.line(heap.offset),
+            size,
+            grundy,
+            bits,
+            limbs: keep.then(|| heap.value.to_limbs()),
+            borrow: (self.stream && !keep && bits > 64).then(|| BorrowLimbs::of_heap(&heap.value)),
+        }
+    }
+
+    /// The values and the period as a word's value is read off them
+    /// without a division (`None` with no proven period).
+    pub fn words(&self) -> Option<&WordValues<'s>> {
+        self.words.as_ref()
+    }
+
+    /// The proven period's modulus, for the residues of long heaps.
+    pub fn modulus(&self) -> Option<&Modulus> {
+        self.modulus.as_ref()
+    }
+
     /// The Grundy value of a heap of `size` (`None`: past the computed
     /// values of a game with no proven period).
     #[inline(always)]
@@ -119,10 +171,46 @@ pub struct GameSum<'s> {
 /// read: the residue so far, the bit length so far, and the last whole
 /// group (the value itself, when it turns out to be short).
 #[derive(Clone, Copy, Debug, Default)]
-struct LongResidue {
+pub(super) struct LongResidue {
     residue: u64,
     bits: u64,
     last_group: u64,
+}
+
+impl LongResidue {
+    /// Takes the token's next whole groups (see [`Fold::long_groups`]).
+    pub(super) fn take(&mut self, groups: &[u64], modulus: Option<&Modulus>) {
+        self.residue = modulus.map_or(0, |modulus| modulus.fold_groups(self.residue, groups));
+        for &group in groups {
+            self.bits = match self.bits {
+                0 => bit_length(group),
+                bits => bits + 64,
+            };
+        }
+        if let Some(&last) = groups.last() {
+            self.last_group = last;
+        }
+    }
+
+    /// The token's bit length and size, once its `tail` has come (the
+    /// fold drains long tokens only under a period: `modulus`).
+    pub(super) fn end(self, tail: &LongTail, modulus: &Modulus) -> (u64, HeapSize) {
+        let bits = match self.bits {
+            0 => bit_length(tail.last),
+            bits => bits + u64::from(tail.last_bits),
+        };
+        let size = match bits <= 64 {
+            // The value is the last whole group and the tail's digits.
+            true => HeapSize::Exact(match tail.last_bits {
+                0 => self.last_group,
+                shift => self.last_group << shift | tail.last,
+            }),
+            false => HeapSize::Huge {
+                residue: modulus.fold_bits(self.residue, tail.last, tail.last_bits),
+            },
+        };
+        (bits, size)
+    }
 }
 
 /// The first heap past the computed values of a game with no proven
@@ -187,18 +275,7 @@ impl<'s> GameSum<'s> {
         heap: &Heap<'_>,
         at: &mut At<'_>,
     ) {
-        let bits = heap.value.bit_length();
-        let keep = self.shared.stream && bits > 64 && bits <= self.shared.keep_bits;
-        let holder = Holder {
-            pos,
-            line: at.line(heap.offset),
-            size,
-            grundy,
-            bits,
-            limbs: keep.then(|| heap.value.to_limbs()),
-            borrow: (self.shared.stream && !keep && bits > 64)
-                .then(|| BorrowLimbs::of_heap(&heap.value)),
-        };
+        let holder = self.shared.holder(pos, size, grundy, heap, at);
         self.holders.add(holder, grundy);
     }
 
@@ -315,45 +392,15 @@ impl Fold for GameSum<'_> {
     }
 
     fn long_groups(&mut self, groups: &[u64]) {
-        let reading = &mut self.reading;
-        reading.residue = self
-            .shared
-            .modulus
-            .as_ref()
-            .map_or(0, |modulus| modulus.fold_groups(reading.residue, groups));
-        for &group in groups {
-            reading.bits = match reading.bits {
-                0 => bit_length(group),
-                bits => bits + 64,
-            };
-        }
-        if let Some(&last) = groups.last() {
-            reading.last_group = last;
-        }
+        self.reading.take(groups, self.shared.modulus.as_ref());
     }
 
     fn long_tail(&mut self, index: u64, tail: LongTail) -> Result<(), Error> {
-        let reading = std::mem::take(&mut self.reading);
-        let bits = match reading.bits {
-            0 => bit_length(tail.last),
-            bits => bits + u64::from(tail.last_bits),
-        };
+        let (bits, size) = std::mem::take(&mut self.reading).end(&tail, self.modulus());
         self.survey.record_length(index, tail.offset, bits);
         let pos = HeapPos {
             index,
             offset: tail.offset,
-        };
-        let size = match bits <= 64 {
-            // The value is the last whole group and the tail's digits.
-            true => HeapSize::Exact(match tail.last_bits {
-                0 => reading.last_group,
-                shift => reading.last_group << shift | tail.last,
-            }),
-            false => HeapSize::Huge {
-                residue: self
-                    .modulus()
-                    .fold_bits(reading.residue, tail.last, tail.last_bits),
-            },
         };
         let Some(grundy) = self.shared.grundy(size) else {
             self.past_values = Some(PastValues {

@@ -30,6 +30,7 @@ mod game_run;
 mod game_sums;
 mod holder_counts;
 mod holders;
+mod misere;
 mod moves;
 mod one_pass;
 mod ranged;
@@ -48,6 +49,10 @@ pub use concluded::{
     conclude_game, conclude_nim, past_values_error, Landmark, WholeGame, WholeNim,
 };
 pub use facts::{Facts, GameFacts, GameMoveFacts, MoveFacts, Number, Stats};
+pub use misere::{
+    conclude_misere, misere_kinds, misere_span, MisereFacts, MisereMoveFacts, MisereSpan,
+    WholeMisere,
+};
 pub use ranged::{
     game_span, holders_span, nim_span, GameSpan, NimSpan, SpanHolder, TopHolders, TABLE_BITS,
 };
@@ -70,11 +75,13 @@ pub struct Options {
     pub format: Option<Format>,
     /// Normal or misère play.
     pub rule: Rule,
-    /// The game played on each heap (SPEC section 8); misère play is for
-    /// Nim only.
+    /// The game played on each heap (SPEC section 8); under misère play a
+    /// game other than Nim is decided by its misère quotient (SPEC section
+    /// 12).
     pub game: Game,
     /// The most values of the game's sequence computed looking for its
-    /// period.
+    /// period; under misère play, the most heaps its misère quotient is
+    /// computed for (at most `games::misere::MAX_HEAPS`).
     pub max_values: u64,
     /// The working-memory budget for the nim-sum window.
     pub memory: MemoryBudget,

@@ -23,9 +23,9 @@
 use super::budget::{Plan, Shape};
 use super::candidates::Candidates;
 use super::facts::Stats;
-use super::game_holders::VALUE_BITS;
+use super::game_holders::{Holder, VALUE_BITS};
 use super::game_run::{refuse_nim_only, sequence_of};
-use super::game_sums::{GameShared, GameSum};
+use super::game_sums::{game_reads, GameShared, GameSum};
 use super::holder_counts::HolderCounts;
 use super::holders::HolderSearch;
 use super::one_pass::{OnePass, Shared};
@@ -84,6 +84,22 @@ pub struct SpanHolder {
     pub bits: u64,
 }
 
+impl SpanHolder {
+    /// The heap as the move reads it, on `line`: its digits read again
+    /// where it lies when the move needs them.
+    pub(super) fn holder(&self, line: Option<u64>) -> Holder {
+        Holder {
+            pos: self.pos,
+            line,
+            size: self.size,
+            grundy: self.grundy,
+            bits: self.bits,
+            limbs: None,
+            borrow: None,
+        }
+    }
+}
+
 /// What the pass of a game other than Nim found in a span.
 #[derive(Debug)]
 pub struct GameSpan {
@@ -114,7 +130,7 @@ pub struct HoldersSpan {
 }
 
 /// The plan of a span's passes: one pass, with the budget's window.
-fn span_plan(span: &Range<u64>, format: Format, options: &Options) -> Plan {
+pub(super) fn span_plan(span: &Range<u64>, format: Format, options: &Options) -> Plan {
     let shape = Shape {
         len: Some(span.end - span.start),
         format,
@@ -243,14 +259,7 @@ pub fn game_span(
     let sequence = sequence_of(&options.game, options.max_values).map_err(SpanError::Failed)?;
     let (meter, started) = (MemoryMeter::start(), Instant::now());
     let plan = span_plan(&span, format, options);
-    let mut stats = Stats {
-        window_bits: plan.window_bits,
-        ..Stats::default()
-    };
-    let reads = Reads {
-        max_packed_bytes: 0,
-        ..plan.first
-    };
+    let (reads, mut stats) = game_reads(&plan);
     let shared = GameShared::new(&sequence, &plan, false);
     let pass = span_pass(input, format, &reads, span, &mut stats, || {
         GameSum::new(&shared)

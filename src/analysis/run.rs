@@ -196,6 +196,7 @@ impl<'a> Run<'a, '_> {
             winning_moves,
             winning_move,
             game: None,
+            misere: None,
             stats: self.cost,
         })
     }

@@ -3,11 +3,15 @@
 use super::names::{check_output_name, Content};
 use clap::Args;
 use nimstream::error::Error;
+use nimstream::games::misere::{Quotient, DEFAULT_MAX_HEAP};
 use nimstream::games::Game;
 use nimstream::workbench::grundy::Table;
+use nimstream::workbench::grundy_misere;
+use nimstream::Rule;
 use nimstream::DEFAULT_MAX_VALUES;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Options of `grundy`.
 #[derive(Debug, Args)]
@@ -33,6 +37,12 @@ pub struct GrundyArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Play convention: normal (the value sequence) or misere (the misère quotient).
+    #[arg(long, value_parser = super::parse_rule, default_value = "normal")]
+    pub rule: Rule,
+    /// Under misere: heaps computed at most, looking for the period.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_HEAP)]
+    pub max_heap: u64,
 }
 
 /// Runs `grundy`.
@@ -44,6 +54,9 @@ pub fn run(args: GrundyArgs) -> Result<(), Error> {
     for (path, flag, content) in named {
         path.as_ref()
             .map_or(Ok(()), |path| check_output_name(flag, path, content))?;
+    }
+    if args.rule == Rule::Misere {
+        return run_misere(&args);
     }
     // --max-values bounds the computation; --values only what is shown.
     let table = Table::compute(&args.game, args.max_values)?;
@@ -68,6 +81,25 @@ pub fn run(args: GrundyArgs) -> Result<(), Error> {
             }
             text
         }
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(|e| Error::io("<stdout>", e))
+}
+
+/// `grundy GAME --rule misere`: the misère quotient (SPEC section 12).
+fn run_misere(args: &GrundyArgs) -> Result<(), Error> {
+    let started = Instant::now();
+    let q = Quotient::compute(&args.game, args.max_heap)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let text = match args.json {
+        true => grundy_misere::json(&q, seconds) + "\n",
+        false => grundy_misere::render(
+            &q,
+            seconds,
+            usize::try_from(args.values).unwrap_or(usize::MAX),
+        ),
     };
     std::io::stdout()
         .lock()

@@ -5,7 +5,7 @@ use clap::Args;
 use nimstream::error::Error;
 use nimstream::games::Game;
 use nimstream::workbench::verify::{check_rule, MexTable, RuleCheck};
-use nimstream::workbench::verify_game::check_game;
+use nimstream::workbench::verify_game::check_game_under;
 use nimstream::Rule;
 use std::io::Write;
 
@@ -18,12 +18,15 @@ pub struct VerifyArgs {
     /// Check heap sizes 0 to M [default: 7, or 12 with --game].
     #[arg(long, value_name = "M", conflicts_with = "table")]
     pub max_size: Option<u32>,
-    /// Check a heap game other than Nim (normal play): kayles, sub:1,3,4, octal:0.16, …
-    #[arg(short, long, value_parser = super::parse_game, conflicts_with_all = ["table", "rule"])]
+    /// Check a heap game other than Nim: kayles, sub:1,3,4, octal:0.16, …
+    /// (normal play unless --rule says otherwise; misère play also checks
+    /// every position of at most 20 tokens).
+    #[arg(short, long, value_parser = super::parse_game, conflicts_with = "table")]
     pub game: Option<Game>,
-    /// Play convention: normal, misere or both.
-    #[arg(short, long, default_value = "both", value_parser = parse_rules, conflicts_with = "table")]
-    pub rule: Rules,
+    /// Play convention: normal, misere or both [default: both, or normal
+    /// with --game].
+    #[arg(short, long, value_parser = parse_rules, conflicts_with = "table")]
+    pub rule: Option<Rules>,
     /// Instead, print the table of x ∘ y for x, y ≤ N from the mex recursion
     /// and say whether it equals x ⊕ y.
     #[arg(long, value_name = "N")]
@@ -52,26 +55,58 @@ pub fn run(args: VerifyArgs) -> Result<(), Error> {
     }
 }
 
-/// Checks one heap game, printing its disagreements and a summary line.
+/// The positions of at most this many tokens that misère play also
+/// checks (SPEC section 12).
+const MISERE_TOKENS: u64 = 20;
+
+/// Checks one heap game under each rule, printing its disagreements and a
+/// summary line for each.
 fn check_heap_game(args: &VerifyArgs, game: &Game) -> Result<(), Error> {
     let max_heaps = args.max_heaps.unwrap_or(3);
     let max_size = args.max_size.unwrap_or(12);
-    let check = check_game(game, max_heaps, u64::from(max_size));
-    let mut text: String = check
-        .disagreements
-        .iter()
-        .map(|(heaps, problem)| format!("{} {heaps:?}: {problem}\n", check.game))
-        .collect();
-    let verdict = match check.disagreements.len() {
-        0 => "all agree".to_string(),
-        n => format!("{n} disagreements"),
-    };
-    text += &format!(
-        "checked {} instances of {} (up to {max_heaps} heaps of at most {max_size}): {verdict}\n",
-        check.instances, check.game
-    );
-    print(&text)?;
-    match check.disagreements.len() {
+    let rules = args
+        .rule
+        .clone()
+        .map_or(vec![Rule::Normal], |rules| rules.0);
+    let mut disagreements = 0;
+    for rule in rules {
+        let tokens = match rule {
+            Rule::Misere => MISERE_TOKENS,
+            Rule::Normal => 0,
+        };
+        let check = check_game_under(game, rule, max_heaps, u64::from(max_size), tokens);
+        let mut text: String = check
+            .disagreements
+            .iter()
+            .map(|(heaps, problem)| format!("{} {heaps:?}: {problem}\n", check.game))
+            .collect();
+        let verdict = match check.disagreements.len() {
+            0 => "all agree".to_string(),
+            n => format!("{n} disagreements"),
+        };
+        let (under, positions) = match rule {
+            Rule::Normal => (String::new(), String::new()),
+            Rule::Misere => (
+                " under misère play".to_string(),
+                format!(", and every position of at most {tokens} tokens"),
+            ),
+        };
+        text += &format!(
+            "checked {} instances of {}{under} (up to {max_heaps} heaps of at most \
+             {max_size}{positions}): {verdict}\n",
+            check.instances, check.game
+        );
+        if let (true, Some(bound)) = (check.beyond > 0, check.heaps_computed) {
+            text += &format!(
+                "  and {} more hold a heap past the {bound} heaps its misère quotient was \
+                 computed for (no period proven): the analyzer refuses them, as it must\n",
+                check.beyond
+            );
+        }
+        print(&text)?;
+        disagreements += check.disagreements.len();
+    }
+    match disagreements {
         0 => Ok(()),
         n => Err(Error::Check(format!(
             "verify: {n} disagreements between the analyzer and the game-tree search"
@@ -82,7 +117,11 @@ fn check_heap_game(args: &VerifyArgs, game: &Game) -> Result<(), Error> {
 /// Checks each rule, printing its disagreements and a summary line.
 fn check_rules(args: &VerifyArgs) -> Result<(), Error> {
     let mut disagreements = 0;
-    for &rule in &args.rule.0 {
+    let rules = args
+        .rule
+        .clone()
+        .map_or(vec![Rule::Normal, Rule::Misere], |rules| rules.0);
+    for &rule in &rules {
         let check = check_rule(
             rule,
             args.max_heaps.unwrap_or(4),

@@ -17,6 +17,7 @@
 
 mod error;
 mod game;
+pub mod misere;
 mod moves;
 mod period;
 mod rare_common;
@@ -27,5 +28,5 @@ mod tests;
 
 pub use error::GameError;
 pub use game::{Game, HeapOptions, Leave, Move, OctalCode};
-pub use moves::{first_option, FoundLeave, FoundMove, HeapSize, PartSize};
+pub use moves::{first_option, first_option_where, FoundLeave, FoundMove, HeapSize, PartSize};
 pub use sequence::{Period, Sequence};

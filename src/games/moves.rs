@@ -1,5 +1,10 @@
 //! The first option of a heap, in the order of SPEC section 8, whose value
 //! is a given target: the move of a sum of heaps, for heaps of any size.
+//! More generally ([`first_option_where`]), the first option whose parts'
+//! values pass a test: under misère play the values are the heaps' classes
+//! in the misère quotient ([`super::misere`]), and the test is that the
+//! product of the parts' classes and the rest of the sum lies in the
+//! P-portion.
 //!
 //! A heap is either exact (a `u64`) or huge (h ≥ 2^64, known only by
 //! h mod q, which needs a proven period q). Moves take at most k tokens,
@@ -12,7 +17,8 @@
 //! g(a') ⊕ g(m − a') = g(a) ⊕ g(m − a), and a' comes first in the order.
 //! So the first a with a given value, if any, is below p + q, and the
 //! search looks at a = 1 … min(m/2, p + q − 1). Without a proven period
-//! it looks at all of 1 … m/2, from the table.
+//! it looks at all of 1 … m/2, from the table. The argument holds for any
+//! test of the two parts' values, not only their XOR.
 
 use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
 use super::Sequence;
@@ -41,7 +47,8 @@ pub enum PartSize {
     HeapMinus(u64),
 }
 
-/// What the move found leaves, with the parts' values.
+/// What the move found leaves, with the parts' values (Grundy values, or
+/// misère classes under [`first_option_where`] on a quotient's classes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FoundLeave {
     /// No heap.
@@ -103,9 +110,42 @@ struct Heap<'s> {
 /// # Ok::<(), nimstream::games::GameError>(())
 /// ```
 pub fn first_option(sequence: &Sequence, heap: HeapSize, target: u16) -> Option<FoundMove> {
-    let Some(rules) = sequence.game().take_rules() else {
-        return nim_option(heap, target);
-    };
+    match sequence.game().take_rules() {
+        Some(_) => first_option_where(sequence, heap, |values| {
+            values.iter().fold(0, |sum, value| sum ^ value) == target
+        }),
+        None => nim_option(heap, target),
+    }
+}
+
+/// The first option of `heap` (in the order of SPEC section 8) whose
+/// parts' values (none, one, or the smaller part's and the larger's, as
+/// `sequence` gives them) pass `wanted`, or `None` when no option does,
+/// the values of its options are unknown (as for [`first_option`]), or
+/// the game is Nim (its options are not listed).
+///
+/// ```
+/// use nimstream::games::{first_option_where, misere::Quotient, FoundLeave, Game, HeapSize};
+///
+/// // Misère 0.75: a lone heap of 5 (class c) moves to a P-position by
+/// // taking one token and leaving two heaps of 2 (b · b = b², in the
+/// // P-portion).
+/// let q = Quotient::compute(&"octal:0.75".parse::<Game>()?, 4096)?;
+/// let classes = q.as_sequence();
+/// let found = first_option_where(&classes, HeapSize::Exact(5), |parts| {
+///     q.is_p(parts.iter().fold(0, |product, &class| q.mul(product, class)))
+/// })
+/// .unwrap();
+/// assert_eq!(found.take, 1);
+/// assert!(matches!(found.leave, FoundLeave::Two { smaller: 2, .. }));
+/// # Ok::<(), nimstream::games::GameError>(())
+/// ```
+pub fn first_option_where(
+    sequence: &Sequence,
+    heap: HeapSize,
+    wanted: impl Fn(&[u16]) -> bool,
+) -> Option<FoundMove> {
+    let rules = sequence.game().take_rules()?;
     let heap = Heap {
         sequence,
         size: heap,
@@ -115,7 +155,7 @@ pub fn first_option(sequence: &Sequence, heap: HeapSize, target: u16) -> Option<
     }
     rules
         .iter()
-        .find_map(|&(take, digit)| heap.option_of_take(take, digit, target))
+        .find_map(|&(take, digit)| heap.option_of_take(take, digit, &wanted))
 }
 
 /// The one Nim option with value `target`: leave `target` tokens.
@@ -169,32 +209,42 @@ impl Heap<'_> {
         }
     }
 
-    /// The first move taking `take` tokens, allowed by `digit`, with value
-    /// `target`.
-    fn option_of_take(&self, take: u64, digit: u8, target: u16) -> Option<FoundMove> {
+    /// The first move taking `take` tokens, allowed by `digit`, whose
+    /// parts' values pass `wanted`.
+    fn option_of_take(
+        &self,
+        take: u64,
+        digit: u8,
+        wanted: &impl Fn(&[u16]) -> bool,
+    ) -> Option<FoundMove> {
         let rest = self.minus(take)?;
         let found = |leave| Some(FoundMove { take, leave });
         if rest == PartSize::Exact(0) {
-            return match digit & LEAVE_NOTHING != 0 && target == 0 {
+            return match digit & LEAVE_NOTHING != 0 && wanted(&[]) {
                 true => found(FoundLeave::Nothing),
                 false => None,
             };
         }
         if digit & LEAVE_ONE != 0 {
             let grundy = self.value_of(rest)?;
-            if grundy == target {
+            if wanted(&[grundy]) {
                 return found(FoundLeave::One { size: rest, grundy });
             }
         }
         if digit & LEAVE_TWO != 0 {
-            return self.first_split(take, rest, target).and_then(found);
+            return self.first_split(take, rest, wanted).and_then(found);
         }
         None
     }
 
     /// The first split of the `rest` left by taking `take` into two
-    /// non-empty parts whose values XOR to `target`.
-    fn first_split(&self, take: u64, rest: PartSize, target: u16) -> Option<FoundLeave> {
+    /// non-empty parts whose values pass `wanted`.
+    fn first_split(
+        &self,
+        take: u64,
+        rest: PartSize,
+        wanted: &impl Fn(&[u16]) -> bool,
+    ) -> Option<FoundLeave> {
         let window = self
             .sequence
             .period()
@@ -207,7 +257,7 @@ impl Heap<'_> {
             let larger = self.minus(take + smaller)?;
             let smaller_grundy = self.sequence.value(smaller)?;
             let larger_grundy = self.value_of(larger)?;
-            (smaller_grundy ^ larger_grundy == target).then_some(FoundLeave::Two {
+            wanted(&[smaller_grundy, larger_grundy]).then_some(FoundLeave::Two {
                 smaller,
                 smaller_grundy,
                 larger,

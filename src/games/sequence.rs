@@ -71,6 +71,17 @@ impl Sequence {
         })
     }
 
+    /// A sequence of other values than Grundy values (a misère quotient's
+    /// classes, [`super::misere::Quotient::as_sequence`]) with its period,
+    /// for the residue and move machinery.
+    pub(crate) fn from_parts(game: Game, values: Vec<u16>, period: Option<Period>) -> Sequence {
+        Sequence {
+            game,
+            values,
+            period,
+        }
+    }
+
     /// The game.
     pub fn game(&self) -> &Game {
         &self.game

@@ -2,7 +2,7 @@
 //! binary, long ones by their first and last digits and bit length (the
 //! JSON report holds them whole), and the move in words.
 
-use super::{GameMove, Grundy, Move, Report, Value};
+use super::{GameMove, Grundy, MisereMove, MisereQuotient, Move, Report, Value};
 use crate::analysis::{Player, Rule};
 use std::fmt::Write;
 
@@ -38,11 +38,15 @@ pub fn render(report: &Report) -> String {
     if let Some(grundy) = &report.grundy {
         lines.push(("game", game_line(&report.game, grundy)));
     }
+    if let Some(quotient) = &report.quotient {
+        lines.push(("game", quotient_line(&report.game, quotient)));
+    }
     lines.push(("heaps", heaps_line(report)));
     lines.push(("longest heap", bits_phrase(report.max_bit_length)));
-    match report.grundy_sum {
-        Some(sum) => lines.push(("grundy sum", format!("{sum} = 0b{sum:b}"))),
-        None => lines.push(("nim-sum", nim_sum_line(report))),
+    match (report.grundy_sum, &report.product) {
+        (Some(sum), _) => lines.push(("grundy sum", format!("{sum} = 0b{sum:b}"))),
+        (None, Some(product)) => lines.push(("product", product.clone())),
+        (None, None) => lines.push(("nim-sum", nim_sum_line(report))),
     }
     lines.push(("winner", winner_line(report)));
     if let Some(count) = report.winning_moves {
@@ -91,6 +95,23 @@ fn game_line(game: &str, grundy: &Grundy) -> String {
     }
 }
 
+/// "octal:0.77: misère quotient of order 40, Φ periodic from 71 with
+/// period 12 (167 heaps computed)"
+fn quotient_line(game: &str, quotient: &MisereQuotient) -> String {
+    let order = quotient.order;
+    match (quotient.preperiod, quotient.period) {
+        (Some(p), Some(q)) => format!(
+            "{game}: misère quotient of order {order}, Φ periodic from {p} with period {q} \
+             ({} heaps computed)",
+            quotient.heaps_computed
+        ),
+        _ => format!(
+            "{game}: misère quotient of order {order}, exact for heaps ≤ {} (no period proven)",
+            quotient.heaps_computed
+        ),
+    }
+}
+
 fn heaps_line(report: &Report) -> String {
     format!(
         "{} ({} non-zero: {} of size 1, {} of size 2 or more)",
@@ -126,6 +147,16 @@ fn winner_line(report: &Report) -> String {
 fn move_line(report: &Report) -> String {
     // Without a non-zero heap there is no move at all, in every game.
     let no_move = report.nonzero_heaps == 0;
+    if report.quotient.is_some() {
+        return match (&report.misere_move, report.winner) {
+            (Some(m), _) => misere_move_phrase(m),
+            (None, Player::First) if report.stuck => {
+                "none: no heap has a move, and under misère play that already wins".into()
+            }
+            (None, Player::First) => "not computed (--decide)".into(),
+            (None, Player::Second) => "none wins: every move leaves a winning position".into(),
+        };
+    }
     if report.grundy.is_some() {
         return match (&report.game_move, report.winner) {
             (Some(m), _) => game_move_phrase(m),
@@ -182,20 +213,7 @@ fn with_whole_note<'v>(text: String, values: impl IntoIterator<Item = &'v Value>
 
 /// "take 1 from heap 0 (line 1), leaving 2 and 4: grundy 5 → 0"
 fn game_move_phrase(m: &GameMove) -> String {
-    let place = match m.line {
-        Some(line) => format!("heap {} (line {line})", m.heap),
-        None => format!("heap {} (offset {})", m.heap, m.offset),
-    };
-    let leave = match m.leave.as_slice() {
-        [] => "nothing".to_string(),
-        [one] => size_phrase(one),
-        [a, b] => format!("{} and {}", size_phrase(a), size_phrase(b)),
-        more => format!("{} heaps", more.len()),
-    };
-    let out = match m.leave.iter().any(|v| v.dec.is_none()) {
-        true => " (--move-out writes them)",
-        false => "",
-    };
+    let (place, leave, out) = take_phrases(m.heap, m.line, m.offset, &m.leave);
     let text = format!(
         "take {} from {place} of {}, leaving {leave}: grundy {} → {}{out}",
         m.take,
@@ -204,6 +222,43 @@ fn game_move_phrase(m: &GameMove) -> String {
         m.to_grundy
     );
     with_whole_note(text, std::iter::once(&m.from).chain(&m.leave))
+}
+
+/// "take 1 from heap 0 (line 1) of 5, leaving 3: the product becomes a"
+fn misere_move_phrase(m: &MisereMove) -> String {
+    let (place, leave, out) = take_phrases(m.heap, m.line, m.offset, &m.leave);
+    let text = format!(
+        "take {} from {place} of {}, leaving {leave}: the product becomes {}{out}",
+        m.take,
+        size_phrase(&m.from),
+        m.to_product
+    );
+    with_whole_note(text, std::iter::once(&m.from).chain(&m.leave))
+}
+
+/// A move's heap, the heaps it leaves, and the note that `--move-out`
+/// writes those too long to show.
+fn take_phrases(
+    heap: u64,
+    line: Option<u64>,
+    offset: u64,
+    left: &[Value],
+) -> (String, String, &'static str) {
+    let place = match line {
+        Some(line) => format!("heap {heap} (line {line})"),
+        None => format!("heap {heap} (offset {offset})"),
+    };
+    let leave = match left {
+        [] => "nothing".to_string(),
+        [one] => size_phrase(one),
+        [a, b] => format!("{} and {}", size_phrase(a), size_phrase(b)),
+        more => format!("{} heaps", more.len()),
+    };
+    let out = match left.iter().any(|v| v.dec.is_none()) {
+        true => " (--move-out writes them)",
+        false => "",
+    };
+    (place, leave, out)
 }
 
 fn stats_line(report: &Report) -> String {

@@ -8,7 +8,9 @@ pub mod human;
 
 pub use crate::analysis::Stats;
 
-use crate::analysis::{Facts, GameFacts, GameMoveFacts, MoveFacts, Number, Player, Rule};
+use crate::analysis::{
+    Facts, GameFacts, GameMoveFacts, MisereFacts, MisereMoveFacts, MoveFacts, Number, Player, Rule,
+};
 use crate::input::Format;
 use num_bigint::BigUint;
 use serde::Serialize;
@@ -39,6 +41,11 @@ pub struct Report {
     pub grundy: Option<Grundy>,
     /// The XOR of the heaps' Grundy values (a game other than Nim only).
     pub grundy_sum: Option<u64>,
+    /// The game's misère quotient (misère play of a game other than Nim).
+    pub quotient: Option<MisereQuotient>,
+    /// The name of the class of the sum (misère play of a game other than
+    /// Nim).
+    pub product: Option<String>,
     /// The XOR of all heaps (null when `--decide` stopped before it was known).
     pub nim_sum: Option<Value>,
     /// Position of the nim-sum's highest set bit (null when it is 0 or unknown).
@@ -52,6 +59,12 @@ pub struct Report {
     pub winning_move: Option<Move>,
     /// The deterministic winning move of a game other than Nim.
     pub game_move: Option<GameMove>,
+    /// The deterministic winning move under misère play of a game other
+    /// than Nim.
+    pub misere_move: Option<MisereMove>,
+    /// Whether no heap has a move (misère play of a game other than Nim:
+    /// the player to move wins by having none). Not in the JSON.
+    pub stuck: bool,
     /// Measured costs.
     pub stats: Stats,
 }
@@ -65,6 +78,87 @@ pub struct Grundy {
     pub period: Option<u64>,
     /// How many values were computed.
     pub values_computed: u64,
+}
+
+/// A game's misère quotient, as far as it was computed (SPEC section 12).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MisereQuotient {
+    /// Its number of elements.
+    pub order: usize,
+    /// The pretending function's least preperiod (null when no period was
+    /// proven).
+    pub preperiod: Option<u64>,
+    /// Its least period (null when none was proven).
+    pub period: Option<u64>,
+    /// n: exact for every sum of heaps ≤ n.
+    pub heaps_computed: u64,
+}
+
+impl MisereQuotient {
+    fn of(misere: &MisereFacts) -> MisereQuotient {
+        MisereQuotient {
+            order: misere.order,
+            preperiod: misere.period.map(|p| p.preperiod),
+            period: misere.period.map(|p| p.period),
+            heaps_computed: misere.heaps_computed,
+        }
+    }
+}
+
+/// The winning move under misère play of a game other than Nim: take
+/// `take` tokens from a heap, leaving the heaps of `leave`, the sum's
+/// product then `to_product`.
+///
+/// ```
+/// use nimstream::{analyze_bytes, Format, Options, Player, Rule};
+///
+/// // Misère Kayles, rows of 3 and 2 pins: the player to move wins by
+/// // knocking an end pin off the 3, leaving two rows of 2, a misère
+/// // P-position (their product b² lies in the P-portion).
+/// let options = Options {
+///     game: "kayles".parse()?,
+///     rule: Rule::Misere,
+///     ..Options::default()
+/// };
+/// let report = analyze_bytes(b"3 2\n", Format::Dec, "example", &options)?;
+/// assert_eq!(report.winner, Player::First);
+/// assert_eq!(report.quotient.as_ref().map(|q| q.order), Some(40));
+/// let chosen = report.misere_move.expect("a move");
+/// assert_eq!((chosen.heap, chosen.take), (0, 1));
+/// assert_eq!(chosen.leave[0].dec.as_deref(), Some("2"));
+/// assert_eq!(chosen.to_product, "b²");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MisereMove {
+    /// 0-based heap index.
+    pub heap: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// 1-based line of that byte (text formats only).
+    pub line: Option<u64>,
+    /// The heap's value.
+    pub from: Value,
+    /// The tokens taken.
+    pub take: u64,
+    /// The non-empty heaps left (0 to 2), the smaller first.
+    pub leave: Vec<Value>,
+    /// The name of the sum's product after the move (in the P-portion).
+    pub to_product: String,
+}
+
+impl MisereMove {
+    fn of(found: &MisereMoveFacts) -> MisereMove {
+        MisereMove {
+            heap: found.heap,
+            offset: found.offset,
+            line: found.line,
+            from: Value::of(&found.from),
+            take: found.take,
+            leave: found.leave.iter().map(Value::of).collect(),
+            to_product: found.to_product.clone(),
+        }
+    }
 }
 
 /// The winning move of a game other than Nim: take `take` tokens from a
@@ -131,6 +225,10 @@ struct ReportJson<'r> {
     grundy: Option<&'r Grundy>,
     #[serde(skip_serializing_if = "Option::is_none")]
     grundy_sum: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quotient: Option<&'r MisereQuotient>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    product: Option<&'r str>,
     nim_sum: Option<&'r Value>,
     msb: Option<u64>,
     winner: Player,
@@ -146,14 +244,16 @@ struct ReportJson<'r> {
 enum MoveJson<'r> {
     Nim(&'r Move),
     Game(&'r GameMove),
+    Misere(&'r MisereMove),
 }
 
 impl Serialize for Report {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let winning_move = match (&self.winning_move, &self.game_move) {
-            (Some(nim), _) => Some(MoveJson::Nim(nim)),
-            (None, Some(game)) => Some(MoveJson::Game(game)),
-            (None, None) => None,
+        let winning_move = match (&self.winning_move, &self.game_move, &self.misere_move) {
+            (Some(nim), _, _) => Some(MoveJson::Nim(nim)),
+            (None, Some(game), _) => Some(MoveJson::Game(game)),
+            (None, None, Some(misere)) => Some(MoveJson::Misere(misere)),
+            (None, None, None) => None,
         };
         ReportJson {
             schema: self.schema,
@@ -167,6 +267,8 @@ impl Serialize for Report {
             max_bit_length: self.max_bit_length,
             grundy: self.grundy.as_ref(),
             grundy_sum: self.grundy_sum,
+            quotient: self.quotient.as_ref(),
+            product: self.product.as_deref(),
             nim_sum: self.nim_sum.as_ref(),
             msb: self.msb,
             winner: self.winner,
@@ -262,10 +364,11 @@ impl Report {
             schema: 1,
             input,
             rule,
-            game: facts
-                .game
-                .as_ref()
-                .map_or_else(|| "nim".to_string(), |game| game.game.clone()),
+            game: match (&facts.game, &facts.misere) {
+                (Some(game), _) => game.game.clone(),
+                (None, Some(misere)) => misere.game.clone(),
+                (None, None) => "nim".to_string(),
+            },
             heaps: survey.heaps,
             nonzero_heaps: survey.nonzero,
             ones: survey.ones,
@@ -273,6 +376,8 @@ impl Report {
             max_bit_length: survey.max_bit_length,
             grundy: facts.game.as_ref().map(Grundy::of),
             grundy_sum: facts.game.as_ref().map(|game| u64::from(game.grundy_sum)),
+            quotient: facts.misere.as_ref().map(MisereQuotient::of),
+            product: facts.misere.as_ref().map(|misere| misere.product.clone()),
             nim_sum: facts.nim_sum.as_ref().map(Value::of),
             msb: facts.msb,
             winner: facts.winner,
@@ -283,6 +388,12 @@ impl Report {
                 .as_ref()
                 .and_then(|game| game.winning_move.as_ref())
                 .map(GameMove::of),
+            misere_move: facts
+                .misere
+                .as_ref()
+                .and_then(|misere| misere.winning_move.as_ref())
+                .map(MisereMove::of),
+            stuck: facts.misere.as_ref().is_some_and(|misere| misere.stuck),
             stats: facts.stats,
         }
     }

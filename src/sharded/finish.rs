@@ -17,7 +17,7 @@
 use super::marks::{mismatch, Mark};
 use super::partial::{GameMark, Kind, Partial};
 use super::table;
-use crate::analysis::{self, Facts, Landmark, Survey, WholeGame, WholeNim};
+use crate::analysis::{self, Facts, Landmark, Survey, WholeGame, WholeMisere, WholeNim};
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
@@ -134,6 +134,22 @@ fn conclude(
     let text = format.is_text();
     let line = move |mark: Mark| text.then(|| mark.lines.line_and_column(mark.offset).0);
     let survey = survey_of(surveys)?;
+    if let Some(misere) = &surveys.misere {
+        let kinds = analysis::misere_kinds(&options)?;
+        let mut whole = WholeMisere {
+            survey,
+            counts: misere.counts.clone(),
+            firsts: misere
+                .firsts
+                .iter()
+                .map(|first| first.as_ref().map(|h| (span_holder(h), line(h.heap))))
+                .collect(),
+        };
+        // A partial of ranges with no heap has empty lists.
+        whole.counts.resize(kinds, 0);
+        whole.firsts.resize(kinds, None);
+        return analysis::conclude_misere(&input, format, &options, &whole).map(Some);
+    }
     if let Some(grundy) = &surveys.grundy {
         let sum = grundy.grundy_sum;
         let holder = match sum {

@@ -88,7 +88,7 @@ pub use finish::{merge, Outcome};
 pub use marks::{Lines, Mark};
 pub use partial::{
     parse_partials, read_partials, ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind,
-    Partial, SurveyPart, WorkStats, PARTIAL_VERSION,
+    MiserePart, Partial, SurveyPart, WorkStats, PARTIAL_VERSION,
 };
 pub use table::NimPart;
 pub use worker::{analyze_range, holders_range};

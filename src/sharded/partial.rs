@@ -51,6 +51,10 @@ pub struct Partial {
     /// What a game other than Nim needs (the first phase only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grundy: Option<GrundyPart>,
+    /// What misère play of a game other than Nim needs (the first phase
+    /// only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misere: Option<MiserePart>,
     /// The holders of the msb (the second phase only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holders: Option<HoldersPart>,
@@ -124,7 +128,20 @@ pub struct GrundyPart {
     pub holders: Vec<Option<GameMark>>,
 }
 
-/// The first holder of a bit of the Grundy values.
+/// What misère play of a game other than Nim needs of a range: the count
+/// of the heaps of each kind (a heap's class in the misère quotient and
+/// its options' classes: `analysis::misere`) and the first heap of each,
+/// its `grundy` the kind. A range with no heap has empty lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MiserePart {
+    /// The heaps of each kind.
+    pub counts: Vec<u64>,
+    /// The first heap of each kind.
+    pub firsts: Vec<Option<GameMark>>,
+}
+
+/// The first holder of a bit of the Grundy values (or, in a
+/// [`MiserePart`], the first heap of a kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameMark {
     /// Where it is.
@@ -261,6 +278,10 @@ impl Partial {
             (Some(mine), Some(theirs)) => Some(mine.append(theirs, shift)),
             _ => None,
         };
+        self.misere = match (self.misere.take(), later.misere) {
+            (Some(mine), Some(theirs)) => Some(mine.append(theirs, shift)),
+            _ => None,
+        };
         self.holders = match (self.holders, later.holders) {
             (Some(mine), Some(theirs)) => Some(HoldersPart {
                 count: mine.count + theirs.count,
@@ -307,6 +328,24 @@ impl GrundyPart {
             grundy_sum: self.grundy_sum ^ later.grundy_sum,
             holders,
         }
+    }
+}
+
+impl MiserePart {
+    fn append(mut self, later: MiserePart, shift: impl Fn(Mark) -> Mark) -> MiserePart {
+        let kinds = self.counts.len().max(later.counts.len());
+        self.counts.resize(kinds, 0);
+        self.firsts.resize(kinds, None);
+        for (kind, (count, first)) in later.counts.into_iter().zip(later.firsts).enumerate() {
+            self.counts[kind] += count;
+            if self.firsts[kind].is_none() {
+                self.firsts[kind] = first.map(|mark| GameMark {
+                    heap: shift(mark.heap),
+                    ..mark
+                });
+            }
+        }
+        self
     }
 }
 

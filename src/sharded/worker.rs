@@ -7,14 +7,14 @@
 
 use super::marks::{Lines, Mark};
 use super::partial::{
-    ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, Partial, SurveyPart, WorkStats,
-    PARTIAL_VERSION,
+    ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, MiserePart, Partial, SurveyPart,
+    WorkStats, PARTIAL_VERSION,
 };
 use super::span::{lines_of, span_of};
 use super::table;
 use super::table::NimPart;
-use crate::analysis::Options;
 use crate::analysis::{self, Stats, Survey, TopHolders};
+use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
 use crate::input::driver::SpanError;
@@ -48,11 +48,16 @@ pub fn analyze_range(path: &Path, range: Range<u64>, options: &Options) -> Resul
     let (input, format) = open(path, &range, options)?;
     let mut partial = empty(&input, format, &range, options, Kind::Survey);
     let span = span_of(&input, format, range.clone())?;
+    let misere = options.rule == Rule::Misere;
     let found = match (span, &options.game) {
         (None, Game::Nim) => Ok(Found::Nim(empty_nim())),
+        (None, _) if misere => Ok(Found::Misere(empty_misere())),
         (None, _) => Ok(Found::Game(empty_game())),
         (Some(span), Game::Nim) => {
             analysis::nim_span(&input, format, options, span).map(Found::Nim)
+        }
+        (Some(span), _) if misere => {
+            analysis::misere_span(&input, format, options, span).map(Found::Misere)
         }
         (Some(span), _) => analysis::game_span(&input, format, options, span).map(Found::Game),
     };
@@ -70,6 +75,20 @@ pub fn analyze_range(path: &Path, range: Range<u64>, options: &Options) -> Resul
             partial.survey = Some(survey_part(&game.survey, &mut marks));
             partial.grundy = Some(grundy_part(&game, &mut marks));
             partial.error = game.past_values.map(|pos| past_values(pos, &mut marks));
+        }
+        Ok(Found::Misere(misere)) => {
+            partial.stats = work_stats(&misere.stats);
+            partial.heaps = misere.survey.heaps;
+            partial.survey = Some(survey_part(&misere.survey, &mut marks));
+            partial.misere = Some(MiserePart {
+                counts: misere.counts,
+                firsts: misere
+                    .firsts
+                    .iter()
+                    .map(|first| first.as_ref().map(|found| game_mark(found, &mut marks)))
+                    .collect(),
+            });
+            partial.error = misere.past_values.map(|pos| past_values(pos, &mut marks));
         }
         Err(SpanError::Parse(error)) => {
             marks.offsets.push(error.offset);
@@ -128,6 +147,7 @@ pub fn holders_range(
 enum Found {
     Nim(analysis::NimSpan),
     Game(analysis::GameSpan),
+    Misere(analysis::MisereSpan),
 }
 
 /// Opens the file and checks the range against its size.
@@ -179,6 +199,7 @@ fn empty(
         survey: None,
         nim: None,
         grundy: None,
+        misere: None,
         holders: None,
         error: None,
         stats: WorkStats {
@@ -202,6 +223,16 @@ fn empty_game() -> analysis::GameSpan {
         survey: Survey::default(),
         grundy_sum: 0,
         holders: vec![None; 16],
+        past_values: None,
+        stats: Stats::default(),
+    }
+}
+
+fn empty_misere() -> analysis::MisereSpan {
+    analysis::MisereSpan {
+        survey: Survey::default(),
+        counts: Vec::new(),
+        firsts: Vec::new(),
         past_values: None,
         stats: Stats::default(),
     }
@@ -234,26 +265,28 @@ fn nim_part(nim_sum: &[u64], top: &TopHolders, marks: &mut Marks) -> NimPart {
 }
 
 fn grundy_part(game: &analysis::GameSpan, marks: &mut Marks) -> GrundyPart {
-    let mut holder = |found: &analysis::SpanHolder| {
-        let (size, residue) = match found.size {
-            HeapSize::Exact(h) => (Some(h), None),
-            HeapSize::Huge { residue } => (None, Some(residue)),
-        };
-        GameMark {
-            heap: marks.mark(found.pos),
-            size,
-            residue,
-            grundy: found.grundy,
-            bits: found.bits,
-        }
-    };
     GrundyPart {
         grundy_sum: game.grundy_sum,
         holders: game
             .holders
             .iter()
-            .map(|h| h.as_ref().map(&mut holder))
+            .map(|h| h.as_ref().map(|found| game_mark(found, marks)))
             .collect(),
+    }
+}
+
+/// A heap a span's pass kept, as a partial names it.
+fn game_mark(found: &analysis::SpanHolder, marks: &mut Marks) -> GameMark {
+    let (size, residue) = match found.size {
+        HeapSize::Exact(h) => (Some(h), None),
+        HeapSize::Huge { residue } => (None, Some(residue)),
+    };
+    GameMark {
+        heap: marks.mark(found.pos),
+        size,
+        residue,
+        grundy: found.grundy,
+        bits: found.bits,
     }
 }
 
@@ -317,6 +350,13 @@ impl Marks {
         if let Some(grundy) = &mut partial.grundy {
             grundy
                 .holders
+                .iter_mut()
+                .flatten()
+                .for_each(|h| fix(&mut h.heap));
+        }
+        if let Some(misere) = &mut partial.misere {
+            misere
+                .firsts
                 .iter_mut()
                 .flatten()
                 .for_each(|h| fix(&mut h.heap));

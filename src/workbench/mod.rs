@@ -13,6 +13,12 @@
 //! - [`grundy`] shows a heap game's value sequence, its period and the
 //!   value of heaps of any length, as text, CSV, JSON and a plot.
 //! - [`verify_game`] does the same under a heap game other than Nim.
+//! - [`grundy_misere`] shows a heap game's misère quotient.
+//! - [`game_tree`] decides sums of heaps of a game by exhaustive search
+//!   under either rule, the reference `verify --game` and the misère
+//!   quotients are checked against.
+//! - [`misere_check`] checks a misère quotient by that search: its
+//!   elements told apart (a lower bound on the order) and every small sum.
 //! - [`play`] plays a game out move by move between two strategies.
 //! - [`complexity`] measures how time and working memory grow with the
 //!   input, in child processes of the binary.
@@ -25,8 +31,11 @@
 pub mod complexity;
 pub mod convert;
 pub mod encode;
+pub mod game_tree;
 pub mod gen;
 pub mod grundy;
+pub mod grundy_misere;
+pub mod misere_check;
 pub mod play;
 pub mod verify;
 pub mod verify_game;

@@ -1,131 +1,124 @@
 //! `verify --game G`: the analyzer under a heap game against exhaustive
-//! game-tree search, with no Grundy value and no XOR anywhere.
+//! game-tree search ([`GameTree`]), with no Grundy value, no misère
+//! quotient and no XOR anywhere.
 //!
-//! A position is the multiset of its non-empty heaps; its successors come
-//! from the game's own definition of a move ([`Game::options`]): take
-//! tokens from one heap, leaving 0 to 2 heaps. The player to move wins iff
-//! some successor is lost for the opponent (normal play). [`check_game`]
-//! runs the real analyzer on every instance of up to `max_heaps` heaps of
-//! at most `max_size` tokens and checks its winner, and that its move is
-//! one of the game's options and leaves a lost position.
+//! [`check_game`] runs the real analyzer on every instance of up to
+//! `max_heaps` heaps of at most `max_size` tokens (and, with
+//! [`check_game_under`], every position of at most a number of tokens in
+//! all) and checks its winner, and that its move is one of the game's
+//! options and leaves a lost position: under normal play (the Grundy
+//! analysis) or misère play (the misère quotient, SPEC section 12).
 //!
 //! ```
 //! use nimstream::games::Game;
-//! use nimstream::workbench::verify_game::check_game;
+//! use nimstream::workbench::verify_game::{check_game, check_game_under};
+//! use nimstream::Rule;
 //!
-//! let check = check_game(&"kayles".parse::<Game>()?, 2, 5);
+//! let kayles: Game = "kayles".parse()?;
+//! let check = check_game(&kayles, 2, 5);
 //! assert_eq!(check.instances, 1 + 6 + 36);
 //! assert!(check.disagreements.is_empty());
+//! let misere = check_game_under(&kayles, Rule::Misere, 2, 5, 8);
+//! assert!(misere.disagreements.is_empty());
 //! # Ok::<(), nimstream::Error>(())
 //! ```
 
 use crate::games::{Game, Leave};
 use crate::input::Format;
-use crate::report::{GameMove, Value};
+use crate::report::{Report, Value};
+use crate::workbench::game_tree::{after, leave_heaps, GameTree};
+use crate::workbench::misere_check::sums;
 use crate::workbench::play::player_name;
-use crate::{analyze_bytes, Options, Player};
-use std::collections::HashMap;
-
-/// Win/lose labels of positions of one game, found by search.
-struct GameTree<'g> {
-    game: &'g Game,
-    labels: HashMap<Vec<u64>, bool>,
-}
-
-impl GameTree<'_> {
-    /// True when the player to move from `heaps` wins with perfect play.
-    fn wins(&mut self, heaps: &[u64]) -> bool {
-        let key = position_key(heaps.iter().copied());
-        self.label(key)
-    }
-
-    fn label(&mut self, key: Vec<u64>) -> bool {
-        if let Some(&wins) = self.labels.get(&key) {
-            return wins;
-        }
-        let children = self.successors(&key);
-        let wins = children.into_iter().any(|child| !self.label(child));
-        self.labels.insert(key, wins);
-        wins
-    }
-
-    /// Every position one move away from `key`.
-    fn successors(&self, key: &[u64]) -> Vec<Vec<u64>> {
-        let mut children = Vec::new();
-        for (index, &heap) in key.iter().enumerate() {
-            if index > 0 && key[index - 1] == heap {
-                continue;
-            }
-            for option in self.game.options(heap) {
-                children.push(after(key, index, &option.leave));
-            }
-        }
-        children
-    }
-}
-
-/// The position left when heap `index` of `heaps` is replaced by `leave`.
-fn after(heaps: &[u64], index: usize, leave: &Leave) -> Vec<u64> {
-    let rest = heaps
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != index)
-        .map(|(_, &h)| h);
-    position_key(rest.chain(leave_heaps(leave)))
-}
-
-/// The heaps a move leaves.
-fn leave_heaps(leave: &Leave) -> Vec<u64> {
-    match *leave {
-        Leave::Nothing => vec![],
-        Leave::One(a) => vec![a],
-        Leave::Two(a, b) => vec![a, b],
-    }
-}
-
-/// The non-empty heaps in ascending order.
-fn position_key(heaps: impl Iterator<Item = u64>) -> Vec<u64> {
-    let mut key: Vec<u64> = heaps.filter(|&h| h > 0).collect();
-    key.sort_unstable();
-    key
-}
+use crate::{analyze_bytes, Options, Player, Rule};
 
 /// The outcome of checking one game.
 #[derive(Debug)]
 pub struct GameCheck {
     /// The game, canonical.
     pub game: String,
-    /// How many instances were analyzed.
+    /// How many instances were analyzed and checked.
     pub instances: u64,
     /// Every answer the search contradicts: the heaps and what is wrong.
     pub disagreements: Vec<(Vec<u64>, String)>,
+    /// Instances with a heap past the heaps a misère quotient with no
+    /// proven period was computed for, which the analyzer refuses (exit 1,
+    /// as SPEC section 12 says) and the search cannot hold it to.
+    pub beyond: u64,
+    /// That bound, when the analyzer named it (its reports'
+    /// `heaps_computed`, with no period).
+    pub heaps_computed: Option<u64>,
 }
 
-/// Runs the analyzer under `game` on every sequence of 0 to `max_heaps`
-/// heaps of 0 to `max_size` tokens and checks each answer against the
-/// search: the winner, and that the move is legal and leaves a lost
-/// position.
+/// Runs the analyzer under `game` (normal play) on every sequence of 0 to
+/// `max_heaps` heaps of 0 to `max_size` tokens and checks each answer
+/// against the search: the winner, and that the move is legal and leaves
+/// a lost position.
 pub fn check_game(game: &Game, max_heaps: usize, max_size: u64) -> GameCheck {
-    let mut tree = GameTree {
-        game,
-        labels: HashMap::new(),
-    };
+    check_game_under(game, Rule::Normal, max_heaps, max_size, 0)
+}
+
+/// [`check_game`] under `rule`, on the sequences of heaps and on every
+/// position of at most `max_tokens` tokens in all (its heaps ascending).
+pub fn check_game_under(
+    game: &Game,
+    rule: Rule,
+    max_heaps: usize,
+    max_size: u64,
+    max_tokens: u64,
+) -> GameCheck {
+    let mut tree = GameTree::new(game, rule);
     let options = Options {
         game: game.clone(),
+        rule,
         ..Options::default()
     };
     let mut check = GameCheck {
         game: game.to_string(),
         instances: 0,
         disagreements: Vec::new(),
+        beyond: 0,
+        heaps_computed: None,
     };
-    for heaps in instances(max_heaps, max_size) {
+    let positions = sums(max_tokens, max_tokens)
+        .into_iter()
+        .filter(|sum| !sum.is_empty());
+    for heaps in instances(max_heaps, max_size).chain(positions) {
         check.instances += 1;
-        if let Some(problem) = check_instance(&mut tree, &options, &heaps) {
+        let report = analyze_bytes(
+            dec_text(&heaps).as_bytes(),
+            Format::Dec,
+            "<verify>",
+            &options,
+        );
+        if let Ok(report) = &report {
+            // The bound of a misère quotient with no period, which the
+            // analyzer refuses heaps past.
+            check.heaps_computed = report
+                .quotient
+                .as_ref()
+                .filter(|quotient| quotient.period.is_none())
+                .map(|quotient| quotient.heaps_computed);
+        }
+        let past = |bound: u64| heaps.iter().any(|&h| h > bound);
+        let problem = match report {
+            Err(_) if check.heaps_computed.is_some_and(past) => {
+                (check.instances, check.beyond) = (check.instances - 1, check.beyond + 1);
+                continue;
+            }
+            Err(error) => Some(format!("the analyzer failed: {error}")),
+            Ok(report) => check_report(&mut tree, &report, &heaps),
+        };
+        if let Some(problem) = problem {
             check.disagreements.push((heaps, problem));
         }
     }
     check
+}
+
+/// The heaps as one line of `dec` text.
+fn dec_text(heaps: &[u64]) -> String {
+    let text: Vec<String> = heaps.iter().map(u64::to_string).collect();
+    text.join(" ") + "\n"
 }
 
 /// Every sequence of 0 to `max_heaps` heaps of 0 to `max_size`, shorter
@@ -144,15 +137,9 @@ fn instances(max_heaps: usize, max_size: u64) -> impl Iterator<Item = Vec<u64>> 
     })
 }
 
-/// Analyzes one instance as `dec` text; what the search contradicts.
-fn check_instance(tree: &mut GameTree<'_>, options: &Options, heaps: &[u64]) -> Option<String> {
-    let text: Vec<String> = heaps.iter().map(u64::to_string).collect();
-    let text = text.join(" ") + "\n";
-    let report = match analyze_bytes(text.as_bytes(), Format::Dec, "<verify>", options) {
-        Ok(report) => report,
-        Err(error) => return Some(format!("the analyzer failed: {error}")),
-    };
-    let winner = match tree.wins(heaps) {
+/// What the search contradicts in the analyzer's report on `heaps`.
+fn check_report(tree: &mut GameTree<'_>, report: &Report, heaps: &[u64]) -> Option<String> {
+    let winner = match tree.player_to_move_wins(heaps) {
         true => Player::First,
         false => Player::Second,
     };
@@ -163,16 +150,52 @@ fn check_instance(tree: &mut GameTree<'_>, options: &Options, heaps: &[u64]) -> 
             player_name(winner)
         ));
     }
-    match (&report.game_move, winner) {
-        (Some(chosen), _) => check_move(tree, heaps, chosen),
+    let stuck = tree.options(&sorted(heaps)).is_empty();
+    match (chosen_move(report), winner) {
+        (Some(chosen), _) => check_move(tree, heaps, &chosen),
+        // Misère play: with no move at all, the player to move has won.
+        (None, Player::First) if stuck => None,
         (None, Player::First) => Some("move: the analyzer gives none".to_string()),
         (None, Player::Second) => None,
     }
 }
 
+/// The non-empty heaps of `heaps`, ascending: the position.
+fn sorted(heaps: &[u64]) -> Vec<u64> {
+    let mut position: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+    position.sort_unstable();
+    position
+}
+
+/// A move as the checks read it: the heap, the tokens taken, what is
+/// left.
+#[derive(Clone, Debug)]
+struct Chosen {
+    heap: u64,
+    take: u64,
+    leave: Vec<Value>,
+}
+
+/// The move of a report under a game, either rule.
+fn chosen_move(report: &Report) -> Option<Chosen> {
+    match (&report.game_move, &report.misere_move) {
+        (Some(m), _) => Some(Chosen {
+            heap: m.heap,
+            take: m.take,
+            leave: m.leave.clone(),
+        }),
+        (None, Some(m)) => Some(Chosen {
+            heap: m.heap,
+            take: m.take,
+            leave: m.leave.clone(),
+        }),
+        (None, None) => None,
+    }
+}
+
 /// What is wrong with the analyzer's move: it must be one of the game's
 /// options on its heap, and leave a lost position.
-fn check_move(tree: &mut GameTree<'_>, heaps: &[u64], chosen: &GameMove) -> Option<String> {
+fn check_move(tree: &mut GameTree<'_>, heaps: &[u64], chosen: &Chosen) -> Option<String> {
     let index = usize::try_from(chosen.heap)
         .ok()
         .filter(|&i| i < heaps.len());
@@ -184,17 +207,19 @@ fn check_move(tree: &mut GameTree<'_>, heaps: &[u64], chosen: &GameMove) -> Opti
         return Some("move: a part left is not a small number".to_string());
     };
     let legal = tree
-        .game
+        .game()
         .options(heaps[index])
         .any(|option| option.take == chosen.take && leave_heaps(&option.leave) == left);
     if !legal {
         return Some(format!(
             "move: taking {} from heap {index} of {} leaving {left:?} is not a move of {}",
-            chosen.take, heaps[index], tree.game
+            chosen.take,
+            heaps[index],
+            tree.game()
         ));
     }
     let key = after(heaps, index, &leave_of(&left));
-    match tree.label(key) {
+    match tree.player_to_move_wins(&key) {
         true => Some(format!(
             "move: taking {} from heap {index} leaving {left:?} leaves the opponent a won position",
             chosen.take
@@ -240,47 +265,57 @@ mod tests {
         }
     }
 
+    /// Misère play of the games of `verify`'s CI lines and more, on small
+    /// instances (the full check is `verify --game G --rule misere`).
+    #[test]
+    fn misere_play_agrees_with_the_search_on_small_instances() {
+        for game in [
+            "kayles",
+            "dawsons-kayles",
+            "sub:1,3,4",
+            "octal:0.75",
+            "octal:4.7",
+            "octal:0.52",
+        ] {
+            let check = check_game_under(&game.parse().unwrap(), Rule::Misere, 2, 8, 10);
+            assert!(
+                check.disagreements.is_empty(),
+                "{game}: {:?}",
+                check.disagreements
+            );
+        }
+    }
+
     #[test]
     fn the_search_labels_kayles_positions_from_the_rules() {
         let game: Game = "kayles".parse().unwrap();
-        let mut tree = GameTree {
-            game: &game,
-            labels: HashMap::new(),
-        };
+        let mut tree = GameTree::new(&game, Rule::Normal);
         // One row of 3 pins: knocking the middle one leaves 1 + 1, lost.
-        assert!(tree.wins(&[3]));
+        assert!(tree.player_to_move_wins(&[3]));
         // Two equal rows: the second player mirrors.
-        assert!(!tree.wins(&[2, 2]));
-        assert!(!tree.wins(&[]));
+        assert!(!tree.player_to_move_wins(&[2, 2]));
+        assert!(!tree.player_to_move_wins(&[]));
     }
 
     #[test]
     fn a_wrong_move_is_caught() {
         let game: Game = "kayles".parse().unwrap();
-        let mut tree = GameTree {
-            game: &game,
-            labels: HashMap::new(),
-        };
+        let mut tree = GameTree::new(&game, Rule::Normal);
         let value = |n: u64| Value {
             bit_length: u64::from(64 - n.leading_zeros()),
             hex: Some(format!("{n:x}")),
             dec: Some(n.to_string()),
         };
-        let wrong = GameMove {
+        let wrong = Chosen {
             heap: 0,
-            offset: 0,
-            line: Some(1),
-            from: value(3),
-            from_grundy: 3,
             take: 1,
             leave: vec![value(2)],
-            to_grundy: 0,
         };
         assert!(check_move(&mut tree, &[3], &wrong).is_some());
-        let right = GameMove {
+        let right = Chosen {
             leave: vec![value(1), value(1)],
             ..wrong
         };
-        assert_eq!(check_move(&mut tree, &[3], &right), None);
+        assert!(check_move(&mut tree, &[3], &right).is_none());
     }
 }

@@ -1,0 +1,183 @@
+//! The two hot loops of the mex engine of octal games and Grundy's game
+//! (`games::rare_common`), for sequences whose values are below 256: the
+//! values of the splits of eight heaps at once, and the search for the
+//! values a heap's splits still have to show.
+//!
+//! A split of m tokens into (a, m − a) has the value g(a) ⊕ g(m − a).
+//!
+//! * [`mark_splits`] takes a list of smaller parts s (with their values
+//!   g(s)) and eight consecutive heaps, and sets, for each heap, the bit of
+//!   g(s) ⊕ g(m − s) in a 256-bit set per heap: the "transposed" loop,
+//!   one entry against eight heaps, whose larger parts m − s are eight
+//!   consecutive values, read in one load. The AVX-512 build holds the
+//!   eight heaps' sets as four registers of eight 64-bit words and sets a
+//!   bit with a variable shift (`vpsllvq`): a shift by 64 or more gives 0,
+//!   so x ⊕ 64w shifts a 1 into word w exactly when x lies in it.
+//! * [`scan_splits`] walks the splits (a, m − a) of one heap, a = 1, 2, …,
+//!   and strikes each value it meets off a set of targets, until none is
+//!   left. The AVX-512 build (with VBMI) takes 64 splits a step: the
+//!   larger parts are loaded backwards and reversed (`vpermw`), the 64
+//!   values narrowed to bytes, and looked up in the 256-byte target table
+//!   held in four registers (two `vpermi2b` and a blend on bit 7); only
+//!   the splits that hit a target leave the registers. The table is
+//!   written back to memory as targets are struck and read again one step
+//!   later, so that the read never waits on the writes.
+//!
+//! Both builds give exactly what the portable one gives; the tests hold
+//! every build the CPU has against it on random values and targets.
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(test)]
+mod tests;
+
+/// The most distinct values the kernels handle: every value below 256.
+pub const VALUES: usize = 256;
+
+/// The heaps [`mark_splits`] takes at once.
+pub const LANES: usize = 8;
+
+/// The value sets of [`LANES`] consecutive heaps: bit v of `words[w][j]`,
+/// v = 64w + bit, says that heap j has an option of value v.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct LaneSets {
+    /// Word w of each heap's 256-bit set, heap j at index j.
+    pub words: [[u64; LANES]; VALUES / 64],
+}
+
+impl LaneSets {
+    /// Whether heap `lane` has an option of value `value`.
+    pub fn contains(&self, lane: usize, value: u8) -> bool {
+        self.words[usize::from(value) / 64][lane] >> (value % 64) & 1 != 0
+    }
+}
+
+/// A smaller part of a split, for [`mark_splits`]: its size s and its
+/// value g(s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The size s, at least [`LANES`].
+    pub size: u32,
+    /// g(s), below 256.
+    pub value: u16,
+}
+
+/// For each part s of `parts` and each heap j < 8, sets bit g(s) ⊕ g(m_j − s)
+/// of `sets`' heap j, where the larger parts come from `larger`: the values
+/// g(x) of a run of heaps that ends just below m_0, so that
+/// g(m_j − s) = `larger[larger.len() − s + j]`.
+///
+/// Every part must have `LANES` ≤ s ≤ `larger.len()` and every value in
+/// `larger` and in `parts` must be below 256 (the callers hold both;
+/// otherwise the portable build panics and the others set wrong bits).
+/// Uses AVX-512 when [`cpu`](super::cpu) allows it.
+pub fn mark_splits(larger: &[u16], parts: &[Part], sets: &mut LaneSets) {
+    #[cfg(target_arch = "x86_64")]
+    if super::cpu().avx512 {
+        // SAFETY: `cpu()` reports AVX-512 F and BW only where the CPU has
+        // them.
+        return unsafe { avx512::mark_splits(larger, parts, sets) };
+    }
+    mark_splits_portable(larger, parts, sets)
+}
+
+/// [`mark_splits`] one bit at a time: the reference.
+pub fn mark_splits_portable(larger: &[u16], parts: &[Part], sets: &mut LaneSets) {
+    for part in parts {
+        let start = larger.len() - part.size as usize;
+        for (lane, &value) in larger[start..start + LANES].iter().enumerate() {
+            let x = usize::from(value ^ part.value);
+            sets.words[x / 64][lane] |= 1 << (x % 64);
+        }
+    }
+}
+
+/// The values a scan still looks for: `flags[v]` is non-zero while value v
+/// is a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Targets {
+    /// One byte per value (0 or 0xFF): at least 256 of them, a multiple of
+    /// 64.
+    flags: Vec<u8>,
+    /// How many flags are set.
+    left: usize,
+}
+
+impl Targets {
+    /// No targets, for values below `limit` (at least 256 are held).
+    pub fn new(limit: usize) -> Targets {
+        Targets {
+            flags: vec![0; limit.max(VALUES).next_multiple_of(64)],
+            left: 0,
+        }
+    }
+
+    /// Makes `value` a target.
+    pub fn add(&mut self, value: u16) {
+        let flag = &mut self.flags[usize::from(value)];
+        self.left += usize::from(*flag == 0);
+        *flag = 0xFF;
+    }
+
+    /// How many targets are left.
+    pub fn left(&self) -> usize {
+        self.left
+    }
+
+    /// The least target left, if any.
+    pub fn least(&self) -> Option<u16> {
+        self.flags.iter().position(|&f| f != 0).map(|v| v as u16)
+    }
+
+    /// Strikes every target off.
+    pub fn clear(&mut self) {
+        self.flags.fill(0);
+        self.left = 0;
+    }
+
+    /// Whether the targets are all below 256, as the vector build needs.
+    fn are_narrow(&self) -> bool {
+        self.flags.len() == VALUES
+    }
+
+    /// Strikes `value` off, if it is a target.
+    #[inline(always)]
+    fn strike(&mut self, value: u16) {
+        let flag = &mut self.flags[usize::from(value)];
+        self.left -= usize::from(*flag != 0);
+        *flag = 0;
+    }
+}
+
+/// Strikes off `targets` the value g(a) ⊕ g(m − a) of each split of a
+/// walk, in order, until no target is left: split i pairs `smaller[i]`
+/// with `larger[larger.len() − 1 − i]` (the larger parts read backwards).
+/// Returns whether every target was struck off. Splits past the one that
+/// struck the last target may be looked at too (their values are only
+/// struck off).
+///
+/// `smaller` and `larger` have the same length and every value's XOR with
+/// another is below the targets' limit. Uses AVX-512 (with VBMI) when
+/// [`cpu`](super::cpu) allows it and the limit is 256.
+pub fn scan_splits(smaller: &[u16], larger: &[u16], targets: &mut Targets) -> bool {
+    assert_eq!(smaller.len(), larger.len(), "one larger part per smaller");
+    #[cfg(target_arch = "x86_64")]
+    if super::cpu().avx512_vbmi {
+        // SAFETY: `cpu()` reports AVX-512 F, BW and VBMI only where the
+        // CPU has them.
+        return unsafe { avx512::scan_splits(smaller, larger, targets) };
+    }
+    scan_splits_portable(smaller, larger, targets)
+}
+
+/// [`scan_splits`] one split at a time: the reference.
+pub fn scan_splits_portable(smaller: &[u16], larger: &[u16], targets: &mut Targets) -> bool {
+    for (&a, &b) in smaller.iter().zip(larger.iter().rev()) {
+        if targets.left == 0 {
+            break;
+        }
+        targets.strike(a ^ b);
+    }
+    targets.left == 0
+}

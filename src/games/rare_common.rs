@@ -1,6 +1,7 @@
-//! The mex engine: g(h) for h = 0, 1, 2, … of a subtraction or octal game,
-//! each from the values before it, with Winning Ways' rare/common split
-//! ("sparse space spells speed") for the moves that split a heap.
+//! The mex engine: g(h) for h = 0, 1, 2, … of a subtraction game, an
+//! octal game or Grundy's game, each from the values before it, with
+//! Winning Ways' rare/common split ("sparse space spells speed") for the
+//! moves that split a heap.
 //!
 //! Moves that leave no heap or one heap cost O(k) per value. A split of
 //! m = h − t tokens into (a, m − a) has m/2 options, so the plain mex loop
@@ -10,277 +11,651 @@
 //! classes. For the sparse games the class of 0, called *rare* here, holds
 //! only a few hundred heaps; every other heap is *common*. Then
 //!
-//! - a *common* value can only come from a pair with exactly one rare
-//!   part, and the rare heaps are listed: every such pair is enumerated, so
-//!   an unmarked common candidate is the mex at once;
-//! - a *rare* value comes from two common parts (or two rare ones, also
-//!   enumerated): the pairs are scanned, a = 1, 2, … for every split take
-//!   at once (a block of 8 values of a at a time), marking every value
-//!   seen, only until the candidate is seen. The common pairs make every
-//!   rare value below g(h) quickly, so a scan runs to its end only when
-//!   g(h) itself is rare, which is rare.
+//! - a *common* value can only come from a split with exactly one rare
+//!   part, and the rare heaps are listed: every such split is enumerated,
+//!   so the least common value that no enumerated option has, c, is the
+//!   mex unless a rare value below it is missing;
+//! - the rare values below c that no enumerated option has are the
+//!   *targets*: the splits with two common parts are walked, a = 1, 2, …,
+//!   striking each value met off the targets, only until none is left
+//!   (then g(h) = c). The common splits make every rare value below g(h)
+//!   quickly, so a walk runs to its end only when g(h) itself is rare, and
+//!   then g(h) is the least target left.
 //!
-//! Any mask gives the right values (with M = 0 every candidate is rare
-//! and the engine is the plain loop that stops early); the mask only
-//! decides the speed. It is chosen as the M that makes the fewest heaps
-//! rare by the values' histogram (a Walsh–Hadamard transform of the
-//! histogram gives that count for every M at once), kept only when at
-//! most a quarter of the heaps are rare. It is chosen again at doubling
-//! heap counts, and sooner when more than one new heap in 8 is rare (the
-//! values drift in games whose values grow); the histogram is halved at
-//! each choice, so recent heaps weigh more.
+//! Any mask gives the right values (with M = 0 every value is rare and the
+//! engine is the plain loop that stops early); the mask only decides the
+//! speed. It is chosen as the M that makes the fewest heaps rare by the
+//! values' histogram (a Walsh–Hadamard transform of the histogram gives
+//! that count for every M at once), kept only when at most a quarter of
+//! the heaps are rare; its bits above the values seen are set, so that a
+//! new larger value, which comes as the mex of a common heap, is common.
+//! It is chosen again at doubling heap counts, and sooner when more than
+//! one new heap in 8 is rare (the values drift in games whose values
+//! grow); the histogram is halved at each choice, so recent heaps weigh
+//! more. Choosing again lists the rare heaps anew from every value, so it
+//! happens only while every value is kept.
 //!
-//! Memory besides the 2-byte values: the rare positions (8 bytes each),
-//! and per possible value a mark (8 bytes) and a count (8 bytes), at most
-//! 65,536 of each.
+//! **Blocks of eight heaps** (values below 256, heaps past 2·[`SHORTCUT`]).
+//! The splits whose smaller part is s ≥ 8 — every s ≤ [`SHORTCUT`] and
+//! every rare s — have their larger part at least 8 heaps back, so their
+//! values for eight consecutive heaps are known before the first of them
+//! is computed: `arch::grundy_pairs::mark_splits` computes them for the
+//! block at once, one part against eight heaps. Each heap then adds its
+//! splits with s < 8 and the rare heaps found since, and its walk starts
+//! at a = [`SHORTCUT`] + 1, where few targets are left (on `octal:0.161`,
+//! about 260 splits walked per heap instead of 1,000).
+//!
+//! **Where the values are.** The engine keeps none: it reads them through
+//! [`KeptValues`], all of them ([`Sequence`](super::Sequence)) or the
+//! prefix and the last values that `games::stream` keeps. A value it needs
+//! and cannot read is a [`Shortfall`].
+//!
+//! Memory besides the values: the rare heaps (10 bytes each), the parts
+//! of a block (8 bytes each), and per possible value a count (8 bytes) and
+//! a bit, at most 65,536 of each.
 
 use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
-use super::GameError;
+use super::Game;
+use crate::arch::grundy_pairs::{mark_splits, scan_splits, LaneSets, Part, Targets, LANES};
 
-/// The smaller parts a scan looks at, for every split take, before it
-/// checks whether it has seen its candidate.
-const SCAN_BLOCK: usize = 8;
+/// The smaller parts s ≤ `SHORTCUT` of every split are enumerated by the
+/// block pass; the walk of a heap starts past them. 1,024 on the measure of
+/// `benches/grundy.rs` (`octal:0.161`): 512 walked 563 splits a heap and
+/// took 1.10 times as long, 2,048 walked 52 and took 1.2 times as long.
+pub(crate) const SHORTCUT: u64 = 1024;
+
+/// Splits walked at a time, for each split take in turn.
+const WALK_CHUNK: usize = 512;
 
 /// The heap count at which the mask is first chosen.
-const FIRST_REVIEW: usize = 256;
+const FIRST_REVIEW: u64 = 256;
 
-/// The takes of a game, by what they leave.
-struct Takes {
-    /// Takes that may leave no heap (t = h).
-    nothing: Vec<usize>,
-    /// Takes that may leave one heap (t < h), ascending.
-    one: Vec<usize>,
-    /// Takes that may leave two non-empty heaps, ascending.
-    two: Vec<usize>,
+/// The values below 256 fit the block pass.
+const BLOCK_VALUES: usize = 256;
+
+/// Where the engine reads the values computed so far.
+pub(crate) trait KeptValues {
+    /// How many values are computed: g(0) … g(n − 1).
+    fn computed(&self) -> u64;
+
+    /// The longest kept run of values ending just before heap `end`
+    /// (≤ n): g(end − len) … g(end − 1).
+    fn run_before(&self, end: u64) -> &[u16];
+
+    /// The longest kept run of values starting at heap `start` (empty
+    /// when g(`start`) is not kept).
+    fn run_from(&self, start: u64) -> &[u16];
+
+    /// g(`heap`), if kept.
+    fn value(&self, heap: u64) -> Option<u16> {
+        self.run_from(heap).first().copied()
+    }
 }
 
-/// The values of the options of the heap being computed, as the stamp of
-/// that heap against each value.
-struct Marks {
-    stamps: Vec<u64>,
-    stamp: u64,
+impl KeptValues for [u16] {
+    fn computed(&self) -> u64 {
+        self.len() as u64
+    }
+
+    fn run_before(&self, end: u64) -> &[u16] {
+        &self[..end as usize]
+    }
+
+    fn run_from(&self, start: u64) -> &[u16] {
+        self.get(start as usize..).unwrap_or(&[])
+    }
+}
+
+/// Why the engine could not give the next value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shortfall {
+    /// The value of `heap` is past 65,535, the largest a table holds.
+    TooLarge {
+        /// The heap.
+        heap: u64,
+    },
+    /// The proof of `heap`'s value reads g(`needs`), which is not kept.
+    Forgotten {
+        /// The heap being proven.
+        heap: u64,
+        /// The heap whose value it needed.
+        needs: u64,
+    },
+}
+
+/// The moves of a game, by what they leave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Takes {
+    /// Takes that may leave no heap (t = h).
+    nothing: Vec<u64>,
+    /// Takes that may leave one heap (t < h), ascending.
+    one: Vec<u64>,
+    /// Takes that may leave two non-empty heaps, ascending.
+    two: Vec<u64>,
+    /// Whether the two heaps must be unequal (Grundy's game).
+    unequal: bool,
+}
+
+impl Takes {
+    /// The largest smaller part of a split of `rest` tokens.
+    fn largest_smaller(&self, rest: u64) -> u64 {
+        match self.unequal {
+            true => rest.saturating_sub(1) / 2,
+            false => rest / 2,
+        }
+    }
+
+    /// Whether (part, rest − part) is a split, for part < rest.
+    fn splits_into(&self, rest: u64, part: u64) -> bool {
+        !(self.unequal && 2 * part == rest)
+    }
+}
+
+/// A set of values below the value limit, one bit each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct ValueSet {
+    words: Vec<u64>,
+}
+
+impl ValueSet {
+    /// Adds `value`.
+    #[inline]
+    fn insert(&mut self, value: u16) {
+        let v = usize::from(value);
+        self.words[v / 64] |= 1 << (v % 64);
+    }
 }
 
 /// The rare/common split: the mask, the rare heaps and the histogram the
 /// mask is chosen from.
-struct RareCommon {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RareCommon {
     /// The class mask M; 0 when the split is off.
     mask: u16,
-    /// The heaps h ≥ 1 whose value is rare, ascending; empty when M = 0.
-    rare: Vec<usize>,
+    /// The heaps h ≥ 1 whose value is rare, ascending.
+    rare_heaps: Vec<u64>,
+    /// Their values.
+    rare_values: Vec<u16>,
     /// How many heaps h ≥ 1 have each value, halved at each review.
     counts: Vec<u64>,
     /// The heap count at which the mask is chosen again.
-    next_review: usize,
-    /// The length of `rare` when the mask was last chosen.
-    rare_at_review: usize,
+    next_review: u64,
+    /// The number of rare heaps when the mask was last chosen.
+    rare_at_review: u64,
     /// The heap count when the mask was last chosen.
-    heaps_at_review: usize,
+    heaps_at_review: u64,
+}
+
+/// The splits of the current block of eight heaps known before it.
+#[derive(Clone, Debug, Default)]
+struct Block {
+    /// The first heap, a multiple of 8; `None` when no block is ready.
+    first: Option<u64>,
+    /// The values of its enumerated splits, per heap.
+    sets: LaneSets,
+    /// How many of the rare heaps it enumerated (those listed after are
+    /// each heap's own work).
+    rare_done: usize,
 }
 
 /// Computes a game's values one heap at a time.
+#[derive(Clone, Debug)]
 pub(crate) struct ValueEngine {
     takes: Takes,
-    values: Vec<u16>,
     /// One above the largest value so far, rounded up to a power of two:
     /// every option's value is below it, and the mex at most it.
     value_limit: usize,
-    marks: Marks,
     split: RareCommon,
-    /// The next smaller part a the scan of every split take looks at.
-    cursor: usize,
+    /// The values of the options found for the heap at hand.
+    seen: ValueSet,
+    /// The common values below the value limit.
+    common: ValueSet,
+    /// The rare values a walk looks for.
+    targets: Targets,
+    /// The smaller parts the block pass enumerates: 8 … [`SHORTCUT`], then
+    /// the rare heaps past it, with their values.
+    parts: Vec<Part>,
+    block: Block,
 }
 
 impl ValueEngine {
-    /// An engine for the game with these (t, digit) take rules (see
-    /// `Game::take_rules`), with no values yet.
-    pub(crate) fn new(rules: &[(u64, u8)]) -> ValueEngine {
-        let takes_with = |bit: u8| -> Vec<usize> {
+    /// An engine for `game`, with no values yet; `None` for Nim, whose
+    /// values need no engine (g(h) = h).
+    pub(crate) fn for_game(game: &Game) -> Option<ValueEngine> {
+        let rules = game.take_rules()?;
+        let takes_with = |bit: u8| -> Vec<u64> {
             rules
                 .iter()
                 .filter(|&&(_, digit)| digit & bit != 0)
-                .map(|&(take, _)| take as usize)
+                .map(|&(take, _)| take)
                 .collect()
         };
         let takes = Takes {
             nothing: takes_with(LEAVE_NOTHING),
             one: takes_with(LEAVE_ONE),
             two: takes_with(LEAVE_TWO),
+            unequal: game.unequal_splits(),
         };
-        ValueEngine {
+        let mut engine = ValueEngine {
             takes,
-            values: Vec::new(),
             value_limit: 1,
-            marks: Marks {
-                stamps: vec![0; 2],
-                stamp: 0,
-            },
             split: RareCommon {
                 mask: 0,
-                rare: Vec::new(),
+                rare_heaps: Vec::new(),
+                rare_values: Vec::new(),
                 counts: vec![0; 1],
                 next_review: FIRST_REVIEW,
                 rare_at_review: 0,
                 heaps_at_review: 0,
             },
-            cursor: 1,
+            seen: ValueSet::default(),
+            common: ValueSet::default(),
+            targets: Targets::new(1),
+            parts: Vec::new(),
+            block: Block::default(),
+        };
+        engine.grow_value_limit(2);
+        Some(engine)
+    }
+
+    /// The split: its mask and rare heaps.
+    pub(crate) fn split(&self) -> &RareCommon {
+        &self.split
+    }
+
+    /// The value of heap n = `kept.computed()`, from the values before it.
+    pub(crate) fn next_value<K: KeptValues + ?Sized>(
+        &mut self,
+        kept: &K,
+    ) -> Result<u16, Shortfall> {
+        let heap = kept.computed();
+        let walk_from = self.start_heap(heap, kept)?;
+        let ceiling = self.least_unseen_common();
+        self.aim_below(ceiling);
+        let value = match self.targets.left() {
+            0 => ceiling,
+            _ => match (self.walk(heap, walk_from, kept)?, self.targets.least()) {
+                (false, Some(target)) => usize::from(target),
+                _ => ceiling,
+            },
+        };
+        u16::try_from(value).map_err(|_| Shortfall::TooLarge { heap })
+    }
+
+    /// Counts `value` as g(`heap`) (the heap after the last one recorded),
+    /// listing the heap if it is rare. `all`, every value so far when they
+    /// are all kept, lets the mask be chosen again when due.
+    pub(crate) fn record(&mut self, heap: u64, value: u16, all: Option<&[u16]>) {
+        if usize::from(value) >= self.value_limit {
+            self.grow_value_limit((usize::from(value) + 1).next_power_of_two());
         }
-    }
-
-    /// The values computed so far, g(0) first.
-    pub(crate) fn values(&self) -> &[u16] {
-        &self.values
-    }
-
-    /// The values computed, given up.
-    pub(crate) fn into_values(self) -> Vec<u16> {
-        self.values
-    }
-
-    /// Computes the next value, g(h) for h = the number of values so far.
-    ///
-    /// Fails when the value is past 65,535.
-    pub(crate) fn push_next(&mut self) -> Result<(), GameError> {
-        let heap = self.values.len();
-        self.marks.stamp += 1;
-        self.mark_single_heaps(heap);
-        self.mark_rare_pairs(heap);
-        self.cursor = 1;
-        let value = self.mex(heap)?;
-        self.push(value);
-        Ok(())
-    }
-
-    /// Marks the values of the moves that leave no heap or one heap.
-    fn mark_single_heaps(&mut self, heap: usize) {
-        if self.takes.nothing.contains(&heap) {
-            self.marks.mark(0);
-        }
-        for &take in self.takes.one.iter().take_while(|&&take| take < heap) {
-            self.marks.mark(self.values[heap - take]);
-        }
-    }
-
-    /// Marks the values of every split whose parts include a rare heap.
-    fn mark_rare_pairs(&mut self, heap: usize) {
-        for &take in &self.takes.two {
-            let Some(rest) = heap.checked_sub(take) else {
-                break;
-            };
-            for &rare in self.split.rare.iter().take_while(|&&rare| rare < rest) {
-                self.marks
-                    .mark(self.values[rare] ^ self.values[rest - rare]);
+        if heap > 0 {
+            self.split.counts[usize::from(value)] += 1;
+            if self.split.mask != 0 && !self.split.is_common(value) {
+                self.split.rare_heaps.push(heap);
+                self.split.rare_values.push(value);
             }
         }
+        let heaps = heap + 1;
+        if let Some(all) = all.filter(|_| self.split.review_due(heaps)) {
+            let mask = self.split.review(all, self.value_limit);
+            self.set_common(mask);
+            self.parts.clear();
+            self.block.first = None;
+        }
     }
 
-    /// The least value of no option of `heap`.
-    fn mex(&mut self, heap: usize) -> Result<u16, GameError> {
-        let mut candidate = 0;
-        while self.marks.is_marked(candidate)
-            || (!self.split.is_common(candidate) && self.scan_for(heap, candidate))
-        {
-            candidate += 1;
+    /// Marks the options found before the walk: from the block, or from
+    /// the moves leaving one heap or none and the rare splits. Returns
+    /// where the walk starts.
+    fn start_heap<K: KeptValues + ?Sized>(
+        &mut self,
+        heap: u64,
+        kept: &K,
+    ) -> Result<u64, Shortfall> {
+        let first = heap - heap % LANES as u64;
+        if self.block.first != Some(first) && self.block_fits(first) {
+            self.prepare_block(first, kept);
         }
-        u16::try_from(candidate).map_err(|_| {
-            GameError::new(format!(
-                "the Grundy value of heap {heap} is past 65535, the largest value a table holds"
-            ))
+        let block = self.block.first == Some(first);
+        self.seen.words.fill(0);
+        if block {
+            let lane = (heap - first) as usize;
+            for (word, sets) in self.seen.words.iter_mut().zip(&self.block.sets.words) {
+                *word = sets[lane];
+            }
+        }
+        self.mark_single_heaps(heap, kept)?;
+        let rare_from = if block { self.block.rare_done } else { 0 };
+        for index in 0..self.takes.two.len() {
+            let take = self.takes.two[index];
+            let Some(rest) = heap.checked_sub(take).filter(|&rest| rest >= 2) else {
+                continue;
+            };
+            if block {
+                self.mark_short_splits(heap, rest, kept)?;
+            }
+            self.mark_rare_splits(heap, rest, rare_from, kept)?;
+        }
+        Ok(match block {
+            true => SHORTCUT + 1,
+            false => 1,
         })
     }
 
-    /// Goes on scanning the splits of `heap`, marking every value seen,
-    /// until `candidate` is seen (true) or every split was seen (false).
-    fn scan_for(&mut self, heap: usize, candidate: usize) -> bool {
-        while !self.marks.is_marked(candidate) {
-            let block = self.cursor..self.cursor + SCAN_BLOCK;
-            let mut scanned = false;
-            for &take in &self.takes.two {
-                let Some(rest) = heap.checked_sub(take) else {
-                    break;
-                };
-                for smaller in block.start..block.end.min(rest / 2 + 1) {
-                    scanned = true;
-                    self.marks
-                        .mark(self.values[smaller] ^ self.values[rest - smaller]);
-                }
-            }
-            if !scanned {
-                return false;
-            }
-            self.cursor = block.end;
+    /// Marks the values of the moves that leave no heap or one heap.
+    fn mark_single_heaps<K: KeptValues + ?Sized>(
+        &mut self,
+        heap: u64,
+        kept: &K,
+    ) -> Result<(), Shortfall> {
+        if self.takes.nothing.contains(&heap) {
+            self.seen.insert(0);
         }
-        true
+        for &take in self.takes.one.iter().take_while(|&&take| take < heap) {
+            let value = value_of(kept, heap, heap - take)?;
+            self.seen.insert(value);
+        }
+        Ok(())
     }
 
-    /// Appends `value` as the next heap's, growing the per-value tables
-    /// and reviewing the mask when due.
-    fn push(&mut self, value: u16) {
-        let heap = self.values.len();
-        self.values.push(value);
-        if usize::from(value) >= self.value_limit {
-            self.value_limit = (usize::from(value) + 1).next_power_of_two();
-            self.marks.stamps.resize(self.value_limit + 1, 0);
-            self.split.counts.resize(self.value_limit, 0);
+    /// Marks the splits of `rest` whose smaller part is below 8 (in a
+    /// block, the others are the block's).
+    fn mark_short_splits<K: KeptValues + ?Sized>(
+        &mut self,
+        heap: u64,
+        rest: u64,
+        kept: &K,
+    ) -> Result<(), Shortfall> {
+        let last = self.takes.largest_smaller(rest).min(LANES as u64 - 1);
+        for part in 1..=last {
+            let value = value_of(kept, heap, part)? ^ value_of(kept, heap, rest - part)?;
+            self.seen.insert(value);
         }
-        if heap > 0 {
-            self.split.record(heap, value);
+        Ok(())
+    }
+
+    /// Marks the values of the splits of `rest` with a rare part, from the
+    /// rare heap at index `from` on.
+    fn mark_rare_splits<K: KeptValues + ?Sized>(
+        &mut self,
+        heap: u64,
+        rest: u64,
+        from: usize,
+        kept: &K,
+    ) -> Result<(), Shortfall> {
+        let heaps = &self.split.rare_heaps[from..];
+        let values = &self.split.rare_values[from..];
+        // The larger parts rest − r, read backwards from one kept run.
+        let run = kept.run_before(rest);
+        for (&rare, &value) in heaps
+            .iter()
+            .zip(values)
+            .take_while(|&(&rare, _)| rare < rest)
+        {
+            if !self.takes.splits_into(rest, rare) {
+                continue;
+            }
+            let other = match run.len() as u64 >= rare {
+                true => run[run.len() - rare as usize],
+                false => value_of(kept, heap, rest - rare)?,
+            };
+            self.seen.insert(value ^ other);
         }
-        if self.split.review_due(self.values.len()) {
-            self.split.review(&self.values);
+        Ok(())
+    }
+
+    /// The least common value that no option found has, or the value
+    /// limit when every common value below it is an option's (or none is
+    /// common).
+    fn least_unseen_common(&self) -> usize {
+        self.seen
+            .words
+            .iter()
+            .zip(&self.common.words)
+            .enumerate()
+            .find_map(|(w, (&seen, &common))| {
+                let free = common & !seen;
+                (free != 0).then(|| 64 * w + free.trailing_zeros() as usize)
+            })
+            .unwrap_or(self.value_limit)
+    }
+
+    /// Makes the targets the rare values below `ceiling` that no option
+    /// found has.
+    fn aim_below(&mut self, ceiling: usize) {
+        self.targets.clear();
+        for (w, (&seen, &common)) in self.seen.words.iter().zip(&self.common.words).enumerate() {
+            if 64 * w >= ceiling {
+                break;
+            }
+            let below = match ceiling - 64 * w {
+                64.. => u64::MAX,
+                bits => (1 << bits) - 1,
+            };
+            let mut free = !seen & !common & below;
+            while free != 0 {
+                self.targets
+                    .add((64 * w + free.trailing_zeros() as usize) as u16);
+                free &= free - 1;
+            }
+        }
+    }
+
+    /// Walks the splits of `heap`, a = `from`, `from` + 1, …, for every
+    /// split take in turn a chunk at a time, striking their values off the
+    /// targets. Returns whether every target was struck off (false: every
+    /// split was walked).
+    fn walk<K: KeptValues + ?Sized>(
+        &mut self,
+        heap: u64,
+        from: u64,
+        kept: &K,
+    ) -> Result<bool, Shortfall> {
+        let mut cursors: Vec<(u64, u64, u64)> = self
+            .takes
+            .two
+            .iter()
+            .filter_map(|&take| heap.checked_sub(take))
+            .map(|rest| (rest, from, self.takes.largest_smaller(rest)))
+            .filter(|&(_, next, last)| next <= last)
+            .collect();
+        while !cursors.is_empty() {
+            for (rest, next, last) in &mut cursors {
+                let smaller = kept.run_from(*next);
+                let larger = kept.run_before(*rest - *next + 1);
+                let wanted = (*last - *next + 1).min(WALK_CHUNK as u64) as usize;
+                let len = wanted.min(smaller.len()).min(larger.len());
+                if len == 0 {
+                    let needs = match smaller.is_empty() {
+                        true => *next,
+                        false => *rest - *next,
+                    };
+                    return Err(Shortfall::Forgotten { heap, needs });
+                }
+                if scan_splits(
+                    &smaller[..len],
+                    &larger[larger.len() - len..],
+                    &mut self.targets,
+                ) {
+                    return Ok(true);
+                }
+                *next += len as u64;
+            }
+            cursors.retain(|&(_, next, last)| next <= last);
+        }
+        Ok(false)
+    }
+
+    /// Whether heap `first` can start a block: values below 256 and every
+    /// split of a part up to [`SHORTCUT`] a split of each of its heaps.
+    fn block_fits(&self, first: u64) -> bool {
+        let lowest_rest = first.saturating_sub(self.takes.two.last().copied().unwrap_or(0));
+        self.value_limit <= BLOCK_VALUES
+            && !self.takes.two.is_empty()
+            && lowest_rest > 2 * (SHORTCUT + LANES as u64)
+    }
+
+    /// Enumerates, for the eight heaps from `first`, the splits whose
+    /// smaller part is listed in `parts` and whose larger part is kept.
+    fn prepare_block<K: KeptValues + ?Sized>(&mut self, first: u64, kept: &K) {
+        let Some(shortcut) = kept
+            .run_from(LANES as u64)
+            .get(..=(SHORTCUT as usize - LANES))
+        else {
+            self.block.first = None;
+            return;
+        };
+        if self.parts.is_empty() {
+            self.parts = (LANES as u64..)
+                .zip(shortcut)
+                .map(|(size, &value)| Part {
+                    size: size as u32,
+                    value,
+                })
+                .collect();
+        }
+        self.list_rare_parts();
+        self.block.sets = LaneSets::default();
+        // Only parts below half of every rest split as parts of every heap
+        // (unequal ones too); the parts found past them are each heap's.
+        let lowest_rest = first - self.takes.two.last().copied().unwrap_or(0);
+        let mut usable = self
+            .parts
+            .partition_point(|part| 2 * u64::from(part.size) < lowest_rest);
+        for &take in &self.takes.two {
+            let larger = kept.run_before(first - take);
+            usable = usable.min(
+                self.parts
+                    .partition_point(|part| part.size as usize <= larger.len()),
+            );
+        }
+        if usable < SHORTCUT as usize + 1 - LANES {
+            self.block.first = None;
+            return;
+        }
+        for &take in &self.takes.two {
+            mark_splits(
+                kept.run_before(first - take),
+                &self.parts[..usable],
+                &mut self.block.sets,
+            );
+        }
+        let rare_parts = usable - (SHORTCUT as usize + 1 - LANES);
+        self.block.rare_done = self
+            .split
+            .rare_heaps
+            .partition_point(|&rare| rare <= SHORTCUT)
+            + rare_parts;
+        self.block.first = Some(first);
+    }
+
+    /// Appends to `parts` the rare heaps past [`SHORTCUT`] not yet in it.
+    fn list_rare_parts(&mut self) {
+        let listed = self.parts.len() - (SHORTCUT as usize + 1 - LANES);
+        let past = self
+            .split
+            .rare_heaps
+            .partition_point(|&rare| rare <= SHORTCUT);
+        let heaps = &self.split.rare_heaps[past + listed..];
+        let values = &self.split.rare_values[past + listed..];
+        let fits = heaps
+            .iter()
+            .take_while(|&&rare| rare <= u64::from(u32::MAX))
+            .count();
+        self.parts.extend(
+            heaps[..fits]
+                .iter()
+                .zip(values)
+                .map(|(&rare, &value)| Part {
+                    size: rare as u32,
+                    value,
+                }),
+        );
+    }
+
+    /// Raises the value limit to `limit` (a power of two).
+    fn grow_value_limit(&mut self, limit: usize) {
+        self.value_limit = limit;
+        let words = limit.div_ceil(64).max(BLOCK_VALUES / 64);
+        self.seen.words.resize(words, 0);
+        self.split.counts.resize(limit, 0);
+        self.targets = Targets::new(limit);
+        self.set_common(self.split.mask);
+        self.block.first = None;
+    }
+
+    /// Sets the common values below the value limit for `mask`.
+    fn set_common(&mut self, mask: u16) {
+        self.common.words = vec![0; self.seen.words.len()];
+        for value in 0..self.value_limit.min(1 << 16) {
+            if is_common(mask, value as u16) {
+                self.common.insert(value as u16);
+            }
         }
     }
 }
 
-impl Marks {
-    /// Marks `value` as the value of an option of the current heap.
-    fn mark(&mut self, value: u16) {
-        self.stamps[usize::from(value)] = self.stamp;
-    }
+/// g(`needs`), read for the proof of `heap`.
+fn value_of<K: KeptValues + ?Sized>(kept: &K, heap: u64, needs: u64) -> Result<u16, Shortfall> {
+    kept.value(needs)
+        .ok_or(Shortfall::Forgotten { heap, needs })
+}
 
-    /// Whether `value` is the value of an option of the current heap.
-    fn is_marked(&self, value: usize) -> bool {
-        self.stamps[value] == self.stamp
-    }
+/// Whether `value` is common under `mask` (never, with the split off).
+fn is_common(mask: u16, value: u16) -> bool {
+    (value & mask).count_ones() % 2 == 1
 }
 
 impl RareCommon {
-    /// Whether `value` is common (never, with the split off).
-    fn is_common(&self, value: usize) -> bool {
-        (value & usize::from(self.mask)).count_ones() % 2 == 1
+    /// The class mask M (0: no split).
+    pub(crate) fn mask(&self) -> u16 {
+        self.mask
     }
 
-    /// Counts the value of `heap` (≥ 1), listing the heap if it is rare.
-    fn record(&mut self, heap: usize, value: u16) {
-        self.counts[usize::from(value)] += 1;
-        if self.mask != 0 && !self.is_common(usize::from(value)) {
-            self.rare.push(heap);
-        }
+    /// The rare heaps and their values, ascending.
+    pub(crate) fn rare(&self) -> (&[u64], &[u16]) {
+        (&self.rare_heaps, &self.rare_values)
+    }
+
+    /// Whether `value` is common.
+    fn is_common(&self, value: u16) -> bool {
+        is_common(self.mask, value)
     }
 
     /// Whether the mask is to be chosen again, with `heaps` values known.
-    fn review_due(&self, heaps: usize) -> bool {
+    fn review_due(&self, heaps: u64) -> bool {
         heaps >= self.next_review
-            || (self.rare.len() - self.rare_at_review) * 8
+            || (self.rare_heaps.len() as u64 - self.rare_at_review) * 8
                 > heaps - self.heaps_at_review + FIRST_REVIEW
     }
 
-    /// Chooses the mask for `values` and lists the rare heaps under it.
-    fn review(&mut self, values: &[u16]) {
-        let mask = best_mask(&self.counts);
+    /// Chooses the mask for `values` (all below `limit`) and lists the
+    /// rare heaps under it; returns the mask.
+    fn review(&mut self, values: &[u16], limit: usize) -> u16 {
+        let mask = match best_mask(&self.counts) {
+            0 => 0,
+            low => low | !((limit - 1) as u16),
+        };
         if mask != self.mask {
             self.mask = mask;
-            self.rare = match mask {
-                0 => Vec::new(),
-                _ => (1..values.len())
-                    .filter(|&heap| !self.is_common(usize::from(values[heap])))
-                    .collect(),
-            };
+            self.rare_heaps.clear();
+            self.rare_values.clear();
+            if mask != 0 {
+                for (heap, &value) in (0u64..).zip(values).skip(1) {
+                    if !self.is_common(value) {
+                        self.rare_heaps.push(heap);
+                        self.rare_values.push(value);
+                    }
+                }
+            }
         }
-        self.next_review = 2 * values.len();
-        self.rare_at_review = self.rare.len();
-        self.heaps_at_review = values.len();
+        let heaps = values.len() as u64;
+        self.next_review = 2 * heaps;
+        self.rare_at_review = self.rare_heaps.len() as u64;
+        self.heaps_at_review = heaps;
         self.counts.iter_mut().for_each(|count| *count /= 2);
+        self.mask
     }
 }
 
@@ -322,16 +697,78 @@ fn best_mask(counts: &[u64]) -> u16 {
 mod tests {
     use super::*;
 
+    /// An engine with values pushed in by hand.
+    fn engine_with(game: &Game, values: &[u16]) -> ValueEngine {
+        let mut engine = ValueEngine::for_game(game).unwrap();
+        for (heap, &value) in (0u64..).zip(values) {
+            engine.record(heap, value, Some(&values[..=heap as usize]));
+        }
+        engine
+    }
+
     #[test]
     fn a_value_past_65535_is_an_error_naming_the_heap() {
         // Splits without taking: g(a) = a − 1 up to a = 65536 and 0 past
         // it make the splits of heap 131073 take every value below 65536.
-        let mut engine = ValueEngine::new(&[(0, LEAVE_TWO)]);
-        engine.push(0);
-        (0..=u16::MAX).for_each(|value| engine.push(value));
-        (0..65536).for_each(|_| engine.push(0));
-        let error = engine.push_next().unwrap_err().to_string();
-        assert!(error.contains("heap 131073 is past 65535"), "{error}");
+        let mut values = vec![0];
+        values.extend(0..=u16::MAX);
+        values.extend(std::iter::repeat_n(0, 65536));
+        let game: Game = "octal:4.1".parse().unwrap();
+        let mut engine = ValueEngine::for_game(&game).unwrap();
+        engine.takes = Takes {
+            nothing: vec![],
+            one: vec![],
+            two: vec![0],
+            unequal: false,
+        };
+        for (heap, &value) in (0u64..).zip(&values) {
+            engine.record(heap, value, None);
+        }
+        let error = engine.next_value(&values[..]).unwrap_err();
+        assert_eq!(error, Shortfall::TooLarge { heap: 131_073 });
+    }
+
+    #[test]
+    fn a_value_not_kept_is_a_shortfall_naming_the_heap_it_needs() {
+        /// The first `prefix` values and the last `last` ones.
+        struct Gappy<'v> {
+            values: &'v [u16],
+            prefix: usize,
+            last: usize,
+        }
+        impl KeptValues for Gappy<'_> {
+            fn computed(&self) -> u64 {
+                self.values.len() as u64
+            }
+            fn run_before(&self, end: u64) -> &[u16] {
+                let start = self.values.len() - self.last;
+                match end as usize {
+                    end if end <= self.prefix => &self.values[..end],
+                    end if end > start => &self.values[start..end],
+                    _ => &[],
+                }
+            }
+            fn run_from(&self, start: u64) -> &[u16] {
+                let start = start as usize;
+                match start < self.prefix {
+                    true => &self.values[start..self.prefix],
+                    false if start >= self.values.len() - self.last => &self.values[start..],
+                    false => &[],
+                }
+            }
+        }
+        // Kayles (no sparse split): every value needs every split.
+        let kayles: Game = "kayles".parse().unwrap();
+        let values: Vec<u16> = vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2];
+        let mut engine = engine_with(&kayles, &values);
+        let gappy = Gappy {
+            values: &values,
+            prefix: 4,
+            last: 4,
+        };
+        let shortfall = engine.next_value(&gappy).unwrap_err();
+        assert_eq!(shortfall, Shortfall::Forgotten { heap: 20, needs: 4 });
+        assert_eq!(engine.next_value(&values[..]), Ok(1));
     }
 
     #[test]
@@ -342,5 +779,22 @@ mod tests {
         // Evenly spread values have no sparse split.
         assert_eq!(best_mask(&[10, 10, 10, 10]), 0);
         assert_eq!(best_mask(&[5]), 0);
+    }
+
+    #[test]
+    fn the_mask_chosen_makes_larger_values_common() {
+        let mut split = RareCommon {
+            mask: 0,
+            rare_heaps: Vec::new(),
+            rare_values: Vec::new(),
+            counts: vec![1, 2, 50, 40],
+            next_review: 0,
+            rare_at_review: 0,
+            heaps_at_review: 0,
+        };
+        let values = [0, 2, 3, 2, 0, 1];
+        assert_eq!(split.review(&values, 4), 0xFFFE);
+        assert!(is_common(0xFFFE, 4) && is_common(0xFFFE, 129) && !is_common(0xFFFE, 6));
+        assert_eq!(split.rare(), (&[4, 5][..], &[0, 1][..]));
     }
 }

@@ -55,11 +55,14 @@ fn option_value(values: &[u16], option: Move) -> u16 {
 
 /// g(0) … g(count − 1) by the engine, with no period search.
 fn engine_values(game: &Game, count: usize) -> Vec<u16> {
-    let mut engine = ValueEngine::new(&game.take_rules().unwrap());
-    while engine.values().len() < count {
-        engine.push_next().unwrap();
+    let mut engine = ValueEngine::for_game(game).unwrap();
+    let mut values = Vec::with_capacity(count);
+    while values.len() < count {
+        let value = engine.next_value(&values[..]).unwrap();
+        values.push(value);
+        engine.record(values.len() as u64 - 1, value, Some(&values));
     }
-    engine.into_values()
+    values
 }
 
 /// The least (q, then p) period that `values` prove, found by trying every

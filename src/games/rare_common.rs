@@ -169,7 +169,7 @@ impl ValueSet {
 /// The rare/common split: the mask, the rare heaps and the histogram the
 /// mask is chosen from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RareCommon {
+struct RareCommon {
     /// The class mask M; 0 when the split is off.
     mask: u16,
     /// The heaps h ≥ 1 whose value is rare, ascending.
@@ -184,6 +184,24 @@ pub(crate) struct RareCommon {
     rare_at_review: u64,
     /// The heap count when the mask was last chosen.
     heaps_at_review: u64,
+}
+
+/// What a checkpoint saves of an engine; the rest follows from the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EngineState {
+    /// The value limit (a power of two).
+    pub(crate) value_limit: u64,
+    /// The class mask.
+    pub(crate) mask: u16,
+    /// The rare heaps, ascending.
+    pub(crate) rare_heaps: Vec<u64>,
+    /// Their values.
+    pub(crate) rare_values: Vec<u16>,
+    /// The histogram the mask is chosen from.
+    pub(crate) counts: Vec<u64>,
+    /// When the mask is chosen again: the heap count, and the rare heaps
+    /// and heaps at the last choice.
+    pub(crate) review: [u64; 3],
 }
 
 /// The splits of the current block of eight heaps known before it.
@@ -258,9 +276,50 @@ impl ValueEngine {
         Some(engine)
     }
 
-    /// The split: its mask and rare heaps.
-    pub(crate) fn split(&self) -> &RareCommon {
-        &self.split
+    /// The state a checkpoint saves.
+    pub(crate) fn state(&self) -> EngineState {
+        let split = &self.split;
+        EngineState {
+            value_limit: self.value_limit as u64,
+            mask: split.mask,
+            rare_heaps: split.rare_heaps.clone(),
+            rare_values: split.rare_values.clone(),
+            counts: split.counts.clone(),
+            review: [
+                split.next_review,
+                split.rare_at_review,
+                split.heaps_at_review,
+            ],
+        }
+    }
+
+    /// The engine of `game` in a saved `state`; `None` for Nim, or a state
+    /// that cannot be an engine's (a value limit that is no power of two
+    /// from 2 to 65,536, a histogram of another length, rare heaps not
+    /// matching their values).
+    pub(crate) fn restore(game: &Game, state: EngineState) -> Option<ValueEngine> {
+        let mut engine = ValueEngine::for_game(game)?;
+        let limit = usize::try_from(state.value_limit).ok()?;
+        let fits = limit.is_power_of_two()
+            && (2..=1 << 16).contains(&limit)
+            && state.counts.len() == limit
+            && state.rare_heaps.len() == state.rare_values.len();
+        if !fits {
+            return None;
+        }
+        engine.grow_value_limit(limit);
+        let [next_review, rare_at_review, heaps_at_review] = state.review;
+        engine.split = RareCommon {
+            mask: state.mask,
+            rare_heaps: state.rare_heaps,
+            rare_values: state.rare_values,
+            counts: state.counts,
+            next_review,
+            rare_at_review,
+            heaps_at_review,
+        };
+        engine.set_common(state.mask);
+        Some(engine)
     }
 
     /// The value of heap n = `kept.computed()`, from the values before it.
@@ -608,16 +667,6 @@ fn is_common(mask: u16, value: u16) -> bool {
 }
 
 impl RareCommon {
-    /// The class mask M (0: no split).
-    pub(crate) fn mask(&self) -> u16 {
-        self.mask
-    }
-
-    /// The rare heaps and their values, ascending.
-    pub(crate) fn rare(&self) -> (&[u64], &[u16]) {
-        (&self.rare_heaps, &self.rare_values)
-    }
-
     /// Whether `value` is common.
     fn is_common(&self, value: u16) -> bool {
         is_common(self.mask, value)
@@ -664,7 +713,7 @@ impl RareCommon {
 ///
 /// The transform F(M) = Σ_v counts\[v\]·(−1)^|v & M| gives, for every M at
 /// once, the rare heaps (total + F(M)) / 2.
-fn best_mask(counts: &[u64]) -> u16 {
+pub(crate) fn best_mask(counts: &[u64]) -> u16 {
     let mut transform: Vec<i64> = counts.iter().map(|&count| count as i64).collect();
     let mut width = 1;
     while width < transform.len() {
@@ -795,6 +844,9 @@ mod tests {
         let values = [0, 2, 3, 2, 0, 1];
         assert_eq!(split.review(&values, 4), 0xFFFE);
         assert!(is_common(0xFFFE, 4) && is_common(0xFFFE, 129) && !is_common(0xFFFE, 6));
-        assert_eq!(split.rare(), (&[4, 5][..], &[0, 1][..]));
+        assert_eq!(
+            (split.rare_heaps, split.rare_values),
+            (vec![4, 5], vec![0, 1])
+        );
     }
 }

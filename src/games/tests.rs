@@ -5,9 +5,10 @@
 use super::rare_common::ValueEngine;
 use super::*;
 
-/// Games with splits, without, with `4.` codes, subtraction games; some
-/// with a period proven early, some (0.6, 0.51) with none for long.
-const GAMES: [&str; 16] = [
+/// Games with splits, without, with `4.` codes, subtraction games, Grundy's
+/// game; some with a period proven early, some (0.6, 0.51, 0.161, Grundy's
+/// game) with none for long.
+pub(crate) const GAMES: [&str; 18] = [
     "kayles",
     "dawsons-kayles",
     "dawsons-chess",
@@ -24,14 +25,16 @@ const GAMES: [&str; 16] = [
     "sub:1,3,4",
     "sub:2,5,7",
     "sub:3,1,9,4",
+    "octal:0.161",
+    "grundys-game",
 ];
 
-fn game(name: &str) -> Game {
+pub(crate) fn game(name: &str) -> Game {
     name.parse().expect(name)
 }
 
 /// g(0) … g(count − 1) by the plain mex over `Game::options`.
-fn mex_values(game: &Game, count: usize) -> Vec<u16> {
+pub(crate) fn mex_values(game: &Game, count: usize) -> Vec<u16> {
     let mut values: Vec<u16> = Vec::with_capacity(count);
     for heap in 0..count as u64 {
         let mut seen = vec![false; 1 << 16];
@@ -75,9 +78,10 @@ fn proven_by_trial(game: &Game, values: &[u16]) -> Option<Period> {
         while start > 1 && values[(start - 1) as usize] == values[(start - 1 + q) as usize] {
             start -= 1;
         }
-        let needed = match game.splits() {
-            true => 2 * start + 2 * q + k,
-            false => start + q + k,
+        let needed = match (game.splits(), game.unequal_splits()) {
+            (_, true) => 2 * start + 3 * q + k,
+            (true, false) => 2 * start + 2 * q + k,
+            (false, false) => start + q + k,
         };
         (needed <= n).then(|| Period {
             preperiod: if start == 1 && values[q as usize] == values[0] {

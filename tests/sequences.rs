@@ -125,7 +125,7 @@ fn the_outputs_hold_every_value_the_frequencies_and_the_json_fields() {
     assert!(json["values_per_second"].as_f64().unwrap() > 0.0);
     let last_rare = json["rare"]["last_rare_heap"].as_u64().unwrap();
     let mask = json["rare"]["mask"].as_u64().unwrap() as u16;
-    let rare = |v: u16| (v & mask).count_ones() % 2 == 0;
+    let rare = |v: u16| (v & mask).count_ones().is_multiple_of(2);
     assert!(
         rare(expected[last_rare as usize])
             && !expected[last_rare as usize + 1..].iter().any(|&v| rare(v))

@@ -53,6 +53,9 @@ pub struct GrundyArgs {
     /// Go on with the run saved in FILE (its memory; the outputs it wrote are cut back and continued).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Threads: 1 computes on one core; more let a second thread gather the next heaps' splits ahead (the default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = super::analyze::parse_threads)]
+    pub threads: Option<u64>,
     /// Draw g(h) against h over the computed values to FILE (SVG).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -93,6 +96,7 @@ pub fn run(args: GrundyArgs) -> Result<(), Error> {
         max_values,
         limits,
         watch,
+        threads: args.threads.map_or(0, |threads| threads as usize),
     };
     let paths = OutputPaths {
         values: args.values_out.clone(),

@@ -56,9 +56,16 @@ fn option_value(values: &[u16], option: Move) -> u16 {
     }
 }
 
-/// g(0) … g(count − 1) by the engine, with no period search.
+/// g(0) … g(count − 1) by the engine on one thread, with no period
+/// search.
 fn engine_values(game: &Game, count: usize) -> Vec<u16> {
+    engine_values_on(game, count, 1)
+}
+
+/// g(0) … g(count − 1) by the engine on `threads` threads.
+fn engine_values_on(game: &Game, count: usize, threads: usize) -> Vec<u16> {
     let mut engine = ValueEngine::for_game(game).unwrap();
+    engine.set_threads(threads);
     let mut values = Vec::with_capacity(count);
     while values.len() < count {
         let value = engine.next_value(&values[..]).unwrap();
@@ -241,6 +248,26 @@ fn the_engine_agrees_with_the_plain_mex_on_many_split_takes() {
     // again and again.
     let game = game(&format!("octal:4.{}", "7".repeat(32)));
     assert_eq!(engine_values(&game, 1200), mex_values(&game, 1200));
+}
+
+#[test]
+fn a_second_thread_gathering_splits_ahead_changes_no_value() {
+    // Past 4,096 heaps the second thread takes the parts of the blocks
+    // beyond 328 (the rare heaps of 0.161 reach 23,784; Grundy's game's
+    // values grow, and its rare heaps keep coming).
+    let count = if cfg!(debug_assertions) {
+        12_000
+    } else {
+        200_000
+    };
+    for name in ["octal:0.161", "grundys-game", "octal:0.16"] {
+        let game = game(name);
+        assert_eq!(
+            engine_values_on(&game, count, 2),
+            engine_values_on(&game, count, 1),
+            "{name}"
+        );
+    }
 }
 
 #[test]

@@ -100,6 +100,7 @@ impl Table {
             max_values,
             limits: Limits::for_memory(DEFAULT_MEMORY).expect("1 GiB keeps values"),
             watch: Vec::new(),
+            threads: 0,
         };
         let mut run = Streamer::new(game, settings);
         match run.run(&mut Outputs::none(), &Control::default())? {

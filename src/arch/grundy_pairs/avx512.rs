@@ -10,14 +10,14 @@ use std::arch::x86_64::*;
 ///
 /// The CPU must have AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn mark_splits(larger: &[u16], parts: &[Part], sets: &mut LaneSets) {
+pub(super) unsafe fn mark_splits(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
     let one = _mm512_set1_epi64(1);
     let word = |w: i64| _mm512_set1_epi64(64 * w);
     let (w1, w2, w3) = (word(1), word(2), word(3));
     let load = |w: usize| _mm512_load_si512(sets.words[w].as_ptr().cast());
     let (mut s0, mut s1, mut s2, mut s3) = (load(0), load(1), load(2), load(3));
     for part in parts {
-        let start = larger.len() - part.size as usize;
+        let start = larger.len() + gap - part.size as usize;
         let run = &larger[start..start + LANES];
         // SAFETY: `run` holds the eight values read (16 bytes).
         let values = _mm512_cvtepu16_epi64(unsafe { _mm_loadu_si128(run.as_ptr().cast()) });

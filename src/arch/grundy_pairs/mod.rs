@@ -65,27 +65,27 @@ pub struct Part {
 
 /// For each part s of `parts` and each heap j < 8, sets bit g(s) ⊕ g(m_j − s)
 /// of `sets`' heap j, where the larger parts come from `larger`: the values
-/// g(x) of a run of heaps that ends just below m_0, so that
-/// g(m_j − s) = `larger[larger.len() − s + j]`.
+/// g(x) of a run of heaps that ends `gap` heaps below m_0, so that
+/// g(m_j − s) = `larger[larger.len() + gap − s + j]`.
 ///
-/// Every part must have `LANES` ≤ s ≤ `larger.len()` and every value in
-/// `larger` and in `parts` must be below 256 (the callers hold both;
-/// otherwise the portable build panics and the others set wrong bits).
-/// Uses AVX-512 when [`cpu`](super::cpu) allows it.
-pub fn mark_splits(larger: &[u16], parts: &[Part], sets: &mut LaneSets) {
+/// Every part must have `gap` + `LANES` ≤ s ≤ `larger.len()` + `gap`, and
+/// every value in `larger` and in `parts` must be below 256 (the callers
+/// hold both; otherwise the portable build panics and the others set wrong
+/// bits). Uses AVX-512 when [`cpu`](super::cpu) allows it.
+pub fn mark_splits(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
     #[cfg(target_arch = "x86_64")]
     if super::cpu().avx512 {
         // SAFETY: `cpu()` reports AVX-512 F and BW only where the CPU has
         // them.
-        return unsafe { avx512::mark_splits(larger, parts, sets) };
+        return unsafe { avx512::mark_splits(larger, gap, parts, sets) };
     }
-    mark_splits_portable(larger, parts, sets)
+    mark_splits_portable(larger, gap, parts, sets)
 }
 
 /// [`mark_splits`] one bit at a time: the reference.
-pub fn mark_splits_portable(larger: &[u16], parts: &[Part], sets: &mut LaneSets) {
+pub fn mark_splits_portable(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
     for part in parts {
-        let start = larger.len() - part.size as usize;
+        let start = larger.len() + gap - part.size as usize;
         for (lane, &value) in larger[start..start + LANES].iter().enumerate() {
             let x = usize::from(value ^ part.value);
             sets.words[x / 64][lane] |= 1 << (x % 64);

@@ -6,7 +6,7 @@ use super::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-type Mark = fn(&[u16], &[Part], &mut LaneSets);
+type Mark = fn(&[u16], usize, &[Part], &mut LaneSets);
 type Scan = fn(&[u16], &[u16], &mut Targets) -> bool;
 
 /// Every build of `mark_splits` this CPU can run, whatever the cap.
@@ -17,9 +17,9 @@ fn mark_builds() -> Vec<(&'static str, Mark)> {
     ];
     #[cfg(target_arch = "x86_64")]
     if crate::arch::Cpu::detected().avx512 {
-        builds.push(("avx512", |larger, parts, sets| {
+        builds.push(("avx512", |larger, gap, parts, sets| {
             // SAFETY: listed only when the CPU has AVX-512 F and BW.
-            unsafe { avx512::mark_splits(larger, parts, sets) }
+            unsafe { avx512::mark_splits(larger, gap, parts, sets) }
         }));
     }
     builds
@@ -49,28 +49,28 @@ fn values(rng: &mut ChaCha8Rng, count: usize, limit: u16) -> Vec<u16> {
 #[test]
 fn every_mark_build_sets_the_bits_of_the_definition() {
     let mut rng = ChaCha8Rng::seed_from_u64(34);
-    for limit in [1u16, 2, 64, 65, 200, 256] {
+    for (limit, gap) in [(1u16, 0), (2, 3), (64, 0), (65, 100), (200, 0), (256, 17)] {
         let larger = values(&mut rng, 3000, limit);
         let parts: Vec<Part> = (0..400)
             .map(|_| Part {
-                size: rng.random_range(LANES as u32..=3000),
+                size: rng.random_range((gap + LANES) as u32..=3000 + gap as u32),
                 value: rng.random_range(0..limit),
             })
             .collect();
         let mut expected = LaneSets::default();
         for part in &parts {
             for lane in 0..LANES {
-                let x = larger[3000 - part.size as usize + lane] ^ part.value;
+                let x = larger[3000 + gap - part.size as usize + lane] ^ part.value;
                 expected.words[usize::from(x / 64)][lane] |= 1 << (x % 64);
             }
         }
         for (name, build) in mark_builds() {
             let mut sets = LaneSets::default();
             sets.words[3][7] = 1 << 63;
-            build(&larger, &parts, &mut sets);
+            build(&larger, gap, &parts, &mut sets);
             let mut want = expected;
             want.words[3][7] |= 1 << 63;
-            assert_eq!(sets, want, "{name}, values below {limit}");
+            assert_eq!(sets, want, "{name}, values below {limit}, gap {gap}");
             for lane in 0..LANES {
                 assert_eq!(sets.contains(lane, 255), want.words[3][lane] >> 63 == 1);
             }

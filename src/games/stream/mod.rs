@@ -34,7 +34,7 @@
 //! let game: Game = "octal:0.161".parse()?;
 //! // Keep 30,000 values at each end: the rare heaps of 0.161 end at 23,784.
 //! let limits = Limits { prefix: 30_000, ring: 30_000 };
-//! let settings = Settings { max_values: 100_000, limits, watch: vec![99_999] };
+//! let settings = Settings { max_values: 100_000, limits, watch: vec![99_999], threads: 0 };
 //! let mut run = Streamer::new(&game, settings);
 //! assert_eq!(run.run(&mut Outputs::none(), &Control::default())?, Status::Done);
 //! let outcome = run.outcome();

@@ -37,6 +37,9 @@ pub struct Settings {
     pub limits: Limits,
     /// Heaps whose values the run notes as it passes them.
     pub watch: Vec<u64>,
+    /// Threads the engine may use: 1, or more for a second one that
+    /// gathers splits ahead (0: as many as the machine has).
+    pub threads: usize,
 }
 
 /// What the caller of [`Streamer::run`] lends it: a flag that ends the run
@@ -124,7 +127,7 @@ impl Streamer {
         let Limits { prefix, ring } = settings.limits;
         Streamer {
             game: game.clone(),
-            engine: ValueEngine::for_game(game),
+            engine: engine_for(game, settings.threads),
             search: PeriodSearch::for_game(game),
             kept: Kept::new(prefix.min(settings.max_values).max(1), ring),
             stats: ValueStats::default(),
@@ -395,6 +398,16 @@ impl Streamer {
             period_window: (!all_kept).then(|| self.kept.lengths().1),
         }
     }
+}
+
+/// The engine of `game` (`None` for Nim) on `threads` threads (0: the
+/// machine's).
+fn engine_for(game: &Game, threads: usize) -> Option<ValueEngine> {
+    let mut engine = ValueEngine::for_game(game)?;
+    if threads > 0 {
+        engine.set_threads(threads);
+    }
+    Some(engine)
 }
 
 /// The heaps of `watch`, ascending, once each.

@@ -90,7 +90,7 @@ impl ValueStats {
         }
         let rare: Vec<u16> = (0u16..)
             .zip(counts)
-            .filter(|&(value, &count)| count > 0 && (value & mask).count_ones() % 2 == 0)
+            .filter(|&(value, &count)| count > 0 && (value & mask).count_ones().is_multiple_of(2))
             .map(|(value, _)| value)
             .collect();
         let last_rare_heap = rare.iter().map(|&v| self.last_heap[usize::from(v)]).max();

@@ -25,6 +25,7 @@ fn stream(game: &Game, max_values: u64, limits: Limits, dir: &Path) -> (Status, 
         max_values,
         limits,
         watch: vec![],
+        threads: 0,
     };
     let mut run = Streamer::new(game, settings);
     let status = run.run(&mut outputs, &Control::default()).unwrap();
@@ -160,6 +161,7 @@ fn outputs_with_pauses(
         max_values,
         limits,
         watch: vec![5, 4097, max_values - 1],
+        threads: 0,
     };
     let control = Control {
         checkpoint: Some((checkpoint.clone(), Duration::from_secs(3600))),
@@ -273,6 +275,7 @@ fn an_interrupt_saves_a_checkpoint_and_a_wrong_one_is_refused() {
         max_values: 100_000,
         limits: Limits::for_memory(8 << 20).unwrap(),
         watch: vec![],
+        threads: 0,
     };
     let interrupt = AtomicBool::new(true);
     let control = Control {

@@ -54,9 +54,12 @@
 //! of a block (8 bytes each), and per possible value a count (8 bytes) and
 //! a bit, at most 65,536 of each.
 
+mod ahead;
+
 use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
 use super::Game;
 use crate::arch::grundy_pairs::{mark_splits, scan_splits, LaneSets, Part, Targets, LANES};
+use ahead::{Ahead, CHUNK};
 
 /// The smaller parts s ≤ `SHORTCUT` of every split are enumerated by the
 /// block pass; the walk of a heap starts past them. 1,024 on the measure of
@@ -72,6 +75,15 @@ const FIRST_REVIEW: u64 = 256;
 
 /// The values below 256 fit the block pass.
 const BLOCK_VALUES: usize = 256;
+
+/// The heap from which a second thread gathers splits ahead (`ahead.rs`),
+/// when allowed: past it a run is long enough to pay for a thread.
+const AHEAD_FROM: u64 = 4 * SHORTCUT;
+
+/// The values the second thread keeps a copy of, at least: the parts it
+/// reads lie this far back at most (the rare heaps past it are the
+/// engine's).
+const AHEAD_RING: usize = 1 << 16;
 
 /// Where the engine reads the values computed so far.
 pub(crate) trait KeptValues {
@@ -217,7 +229,6 @@ struct Block {
 }
 
 /// Computes a game's values one heap at a time.
-#[derive(Clone, Debug)]
 pub(crate) struct ValueEngine {
     takes: Takes,
     /// One above the largest value so far, rounded up to a power of two:
@@ -234,6 +245,12 @@ pub(crate) struct ValueEngine {
     /// the rare heaps past it, with their values.
     parts: Vec<Part>,
     block: Block,
+    /// The walk's cursors, kept to reuse their memory.
+    cursors: Vec<(u64, u64, u64)>,
+    /// Whether a second thread may gather splits ahead.
+    two_threads: bool,
+    /// The second thread, once started.
+    ahead: Option<Ahead>,
 }
 
 impl ValueEngine {
@@ -271,9 +288,21 @@ impl ValueEngine {
             targets: Targets::new(1),
             parts: Vec::new(),
             block: Block::default(),
+            cursors: Vec::new(),
+            two_threads: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
+            ahead: None,
         };
         engine.grow_value_limit(2);
         Some(engine)
+    }
+
+    /// Lets a second thread gather splits ahead (`threads` ≥ 2), or not;
+    /// by default it may when the machine has two cores or more.
+    pub(crate) fn set_threads(&mut self, threads: usize) {
+        self.two_threads = threads > 1;
+        if !self.two_threads {
+            self.ahead = None;
+        }
     }
 
     /// The state a checkpoint saves.
@@ -361,6 +390,9 @@ impl ValueEngine {
             self.set_common(mask);
             self.parts.clear();
             self.block.first = None;
+            if let Some(ahead) = &mut self.ahead {
+                ahead.forget_parts();
+            }
         }
     }
 
@@ -373,6 +405,9 @@ impl ValueEngine {
         kept: &K,
     ) -> Result<u64, Shortfall> {
         let first = heap - heap % LANES as u64;
+        if heap.is_multiple_of(CHUNK) && self.block_fits(heap) {
+            self.hand_over(heap, kept);
+        }
         if self.block.first != Some(first) && self.block_fits(first) {
             self.prepare_block(first, kept);
         }
@@ -511,16 +546,31 @@ impl ValueEngine {
         from: u64,
         kept: &K,
     ) -> Result<bool, Shortfall> {
-        let mut cursors: Vec<(u64, u64, u64)> = self
-            .takes
-            .two
-            .iter()
-            .filter_map(|&take| heap.checked_sub(take))
-            .map(|rest| (rest, from, self.takes.largest_smaller(rest)))
-            .filter(|&(_, next, last)| next <= last)
-            .collect();
+        let mut cursors = std::mem::take(&mut self.cursors);
+        cursors.clear();
+        cursors.extend(
+            self.takes
+                .two
+                .iter()
+                .filter_map(|&take| heap.checked_sub(take))
+                .map(|rest| (rest, from, self.takes.largest_smaller(rest)))
+                .filter(|&(_, next, last)| next <= last),
+        );
+        let walked = self.walk_cursors(heap, &mut cursors, kept);
+        self.cursors = cursors;
+        walked
+    }
+
+    /// Walks from each cursor (rest, next smaller part, last smaller part)
+    /// in turn, a chunk at a time: [`walk`](Self::walk)'s loop.
+    fn walk_cursors<K: KeptValues + ?Sized>(
+        &mut self,
+        heap: u64,
+        cursors: &mut Vec<(u64, u64, u64)>,
+        kept: &K,
+    ) -> Result<bool, Shortfall> {
         while !cursors.is_empty() {
-            for (rest, next, last) in &mut cursors {
+            for (rest, next, last) in cursors.iter_mut() {
                 let smaller = kept.run_from(*next);
                 let larger = kept.run_before(*rest - *next + 1);
                 let wanted = (*last - *next + 1).min(WALK_CHUNK as u64) as usize;
@@ -555,27 +605,48 @@ impl ValueEngine {
             && lowest_rest > 2 * (SHORTCUT + LANES as u64)
     }
 
-    /// Enumerates, for the eight heaps from `first`, the splits whose
-    /// smaller part is listed in `parts` and whose larger part is kept.
-    fn prepare_block<K: KeptValues + ?Sized>(&mut self, first: u64, kept: &K) {
-        let Some(shortcut) = kept
-            .run_from(LANES as u64)
-            .get(..=(SHORTCUT as usize - LANES))
-        else {
-            self.block.first = None;
+    /// At the start of chunk `chunk`: starts the second thread when it is
+    /// due, takes the splits it gathered for this chunk and asks for the
+    /// next.
+    fn hand_over<K: KeptValues + ?Sized>(&mut self, chunk: u64, kept: &K) {
+        if !self.two_threads || chunk < AHEAD_FROM || !self.list_parts(kept) {
             return;
-        };
+        }
+        if self.ahead.is_none() {
+            self.ahead = Ahead::start(self.takes.two.clone(), AHEAD_RING);
+        }
+        if let Some(ahead) = &mut self.ahead {
+            ahead.next_chunk(chunk, kept.run_before(chunk), &self.parts);
+        }
+    }
+
+    /// Lists the parts of the block pass, the prefix's (once) and the rare
+    /// heaps found since; false when the prefix's are not kept.
+    fn list_parts<K: KeptValues + ?Sized>(&mut self, kept: &K) -> bool {
         if self.parts.is_empty() {
-            self.parts = (LANES as u64..)
+            let Some(shortcut) = kept
+                .run_from(LANES as u64)
+                .get(..=(SHORTCUT as usize - LANES))
+            else {
+                return false;
+            };
+            self.parts = (LANES as u32..)
                 .zip(shortcut)
-                .map(|(size, &value)| Part {
-                    size: size as u32,
-                    value,
-                })
+                .map(|(size, &value)| Part { size, value })
                 .collect();
         }
         self.list_rare_parts();
-        self.block.sets = LaneSets::default();
+        true
+    }
+
+    /// Enumerates, for the eight heaps from `first`, the splits whose
+    /// smaller part is listed in `parts` and whose larger part is kept:
+    /// those the second thread gathered, and the rest here.
+    fn prepare_block<K: KeptValues + ?Sized>(&mut self, first: u64, kept: &K) {
+        self.block.first = None;
+        if !self.list_parts(kept) {
+            return;
+        }
         // Only parts below half of every rest split as parts of every heap
         // (unequal ones too); the parts found past them are each heap's.
         let lowest_rest = first - self.takes.two.last().copied().unwrap_or(0);
@@ -590,17 +661,26 @@ impl ValueEngine {
             );
         }
         if usable < SHORTCUT as usize + 1 - LANES {
-            self.block.first = None;
             return;
         }
+        let gathered = self.ahead.as_ref().and_then(|ahead| ahead.sets_for(first));
+        let (here, covered) = match gathered {
+            Some((from, to, sets)) if from <= usable => {
+                self.block.sets = *sets;
+                ([0..from, to.min(usable)..usable], usable.max(to))
+            }
+            _ => {
+                self.block.sets = LaneSets::default();
+                ([0..usable, usable..usable], usable)
+            }
+        };
         for &take in &self.takes.two {
-            mark_splits(
-                kept.run_before(first - take),
-                &self.parts[..usable],
-                &mut self.block.sets,
-            );
+            let larger = kept.run_before(first - take);
+            for parts in &here {
+                mark_splits(larger, 0, &self.parts[parts.clone()], &mut self.block.sets);
+            }
         }
-        let rare_parts = usable - (SHORTCUT as usize + 1 - LANES);
+        let rare_parts = covered - (SHORTCUT as usize + 1 - LANES);
         self.block.rare_done = self
             .split
             .rare_heaps

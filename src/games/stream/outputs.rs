@@ -4,7 +4,7 @@
 //! (`--frequencies`).
 //!
 //! A run without checkpoints writes each file through
-//! [`AtomicFile`](crate::output::AtomicFile): it appears when the run ends
+//! [`AtomicFile`]: it appears when the run ends
 //! (with every value proven, also when the run stops short for memory),
 //! or not at all. A run that saves checkpoints writes them in place, so
 //! that a resumed run can cut each back to the length its checkpoint

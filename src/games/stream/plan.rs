@@ -60,7 +60,7 @@ impl Limits {
     /// heap n: in the prefix (P > `heap`) or in the ring (R ≥ n − `heap`),
     /// whichever takes less, with an eighth more for the heaps after
     /// (a walk reads both ends about as far), and at least the block's
-    /// [`SHORTCUT`] parts; rounded up to a MiB.
+    /// `SHORTCUT` parts of the block pass; rounded up to a MiB.
     pub fn memory_to_keep(heap: u64, n: u64) -> u64 {
         let needed = (heap + 1).min(n - heap);
         let kept = (needed + needed / 8 + MIN_KEPT).max(SHORTCUT + 8 + MIN_KEPT);

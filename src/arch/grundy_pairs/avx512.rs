@@ -4,84 +4,122 @@
 use super::{scan_splits_portable, LaneSets, Part, Targets, LANES};
 use std::arch::x86_64::*;
 
-/// [`super::mark_splits`] with one entry against eight heaps a step.
+/// [`super::mark_splits`] with one part against eight heaps a step.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) unsafe fn mark_splits(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
+    match sets.words() {
+        4 => mark_words::<4>(larger, gap, parts, sets),
+        8 => mark_words::<8>(larger, gap, parts, sets),
+        _ => mark_words::<16>(larger, gap, parts, sets),
+    }
+}
+
+/// [`mark_splits`] for sets of `W` words (64·W values) a heap: word w of
+/// the eight heaps in one register, a bit set by shifting 1 by x − 64w
+/// (which shifts it out unless x lies in the word).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn mark_words<const W: usize>(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
     let one = _mm512_set1_epi64(1);
-    let word = |w: i64| _mm512_set1_epi64(64 * w);
-    let (w1, w2, w3) = (word(1), word(2), word(3));
-    let load = |w: usize| _mm512_load_si512(sets.words[w].as_ptr().cast());
-    let (mut s0, mut s1, mut s2, mut s3) = (load(0), load(1), load(2), load(3));
+    let word = _mm512_set1_epi64(64);
+    // SAFETY: `LaneSets` is 64-byte aligned and each word row is 64 bytes.
+    let mut words: [__m512i; W] =
+        std::array::from_fn(|w| unsafe { _mm512_load_si512(sets.rows[w].as_ptr().cast()) });
     for part in parts {
         let start = larger.len() + gap - part.size as usize;
         let run = &larger[start..start + LANES];
         // SAFETY: `run` holds the eight values read (16 bytes).
         let values = _mm512_cvtepu16_epi64(unsafe { _mm_loadu_si128(run.as_ptr().cast()) });
-        let x = _mm512_xor_si512(values, _mm512_set1_epi64(i64::from(part.value)));
-        let bit = |shift: __m512i| _mm512_sllv_epi64(one, shift);
-        s0 = _mm512_or_si512(s0, bit(x));
-        s1 = _mm512_or_si512(s1, bit(_mm512_xor_si512(x, w1)));
-        s2 = _mm512_or_si512(s2, bit(_mm512_xor_si512(x, w2)));
-        s3 = _mm512_or_si512(s3, bit(_mm512_xor_si512(x, w3)));
+        let mut x = _mm512_xor_si512(values, _mm512_set1_epi64(i64::from(part.value)));
+        for set in &mut words {
+            *set = _mm512_or_si512(*set, _mm512_sllv_epi64(one, x));
+            x = _mm512_sub_epi64(x, word);
+        }
     }
-    for (w, set) in [s0, s1, s2, s3].into_iter().enumerate() {
-        // SAFETY: `LaneSets` is 64-byte aligned and each word row is 64
-        // bytes.
-        unsafe { _mm512_store_si512(sets.words[w].as_mut_ptr().cast(), set) };
+    for (w, set) in words.into_iter().enumerate() {
+        // SAFETY: as for the loads.
+        unsafe { _mm512_store_si512(sets.rows[w].as_mut_ptr().cast(), set) };
     }
 }
 
-/// The target table as four registers of 64 flags each.
+/// The target table: 256 flags a part, four registers of 64 each.
 #[derive(Clone, Copy)]
-struct Table([__m512i; 4]);
+struct Table<const T: usize>([[__m512i; 4]; T]);
 
-impl Table {
-    /// The table read from `flags` (256 bytes).
+impl<const T: usize> Table<T> {
+    /// The table read from `flags` (256·T bytes).
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn read(flags: &[u8]) -> Table {
-        let flags: &[u8; 256] = flags.try_into().expect("256 flags");
-        // SAFETY: each load reads 64 of the 256 bytes of `flags`.
-        Table([0, 1, 2, 3].map(|k| unsafe { _mm512_loadu_si512(flags[64 * k..].as_ptr().cast()) }))
+    fn read(flags: &[u8]) -> Table<T> {
+        assert_eq!(flags.len(), 256 * T, "256 flags a part");
+        // SAFETY: each load reads 64 of the bytes of `flags`.
+        Table(std::array::from_fn(|t| {
+            std::array::from_fn(|k| unsafe {
+                _mm512_loadu_si512(flags[256 * t + 64 * k..].as_ptr().cast())
+            })
+        }))
     }
 
-    /// The lanes of `x` (64 values below 256) whose flag is set.
+    /// The lanes of the 64 values whose low bytes are `low` and whose
+    /// bits 8 and 9 are `bit8` and `bit9` (one mask bit a lane) that are
+    /// targets.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    fn hits(&self, x: __m512i) -> u64 {
-        let [t0, t1, t2, t3] = self.0;
-        let low = _mm512_permutex2var_epi8(t0, x, t1);
-        let high = _mm512_permutex2var_epi8(t2, x, t3);
-        let flags = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high);
+    fn hits(&self, low: __m512i, bit8: u64, bit9: u64) -> u64 {
+        let high_half = _mm512_movepi8_mask(low);
+        let lookup = |[t0, t1, t2, t3]: [__m512i; 4]| {
+            let below = _mm512_permutex2var_epi8(t0, low, t1);
+            let above = _mm512_permutex2var_epi8(t2, low, t3);
+            _mm512_mask_blend_epi8(high_half, below, above)
+        };
+        let flags = match T {
+            1 => lookup(self.0[0]),
+            2 => _mm512_mask_blend_epi8(bit8, lookup(self.0[0]), lookup(self.0[1])),
+            _ => {
+                let low_pair = _mm512_mask_blend_epi8(bit8, lookup(self.0[0]), lookup(self.0[1]));
+                let high_pair = _mm512_mask_blend_epi8(bit8, lookup(self.0[2]), lookup(self.0[3]));
+                _mm512_mask_blend_epi8(bit9, low_pair, high_pair)
+            }
+        };
         _mm512_test_epi8_mask(flags, flags)
     }
 }
 
-/// [`super::scan_splits`] 64 splits a step, for targets below 256 (the
-/// portable walk takes wider ones).
+/// [`super::scan_splits`] 64 splits a step, for targets below 256, 512 or
+/// 1024 (the portable walk takes wider ones).
 ///
 /// # Safety
 ///
 /// The CPU must have AVX-512 F, BW and VBMI.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn scan_splits(smaller: &[u16], larger: &[u16], targets: &mut Targets) -> bool {
-    if !targets.are_narrow() {
-        return scan_splits_portable(smaller, larger, targets);
+    match targets.flags.len() {
+        256 => scan_with::<1>(smaller, larger, targets),
+        512 => scan_with::<2>(smaller, larger, targets),
+        1024 => scan_with::<4>(smaller, larger, targets),
+        _ => scan_splits_portable(smaller, larger, targets),
     }
+}
+
+/// [`scan_splits`] with a table of 256·`T` flags.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn scan_with<const T: usize>(smaller: &[u16], larger: &[u16], targets: &mut Targets) -> bool {
     const STEP: usize = 64;
     let reverse = _mm512_set_epi16(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
         25, 26, 27, 28, 29, 30, 31,
     );
+    let (bit8, bit9) = (_mm512_set1_epi16(0x100), _mm512_set1_epi16(0x200));
     let n = smaller.len();
-    let mut table = Table::read(&targets.flags);
+    let mut table = Table::<T>::read(&targets.flags);
     let mut struck = false;
     let mut done = 0;
-    let mut lanes = [0u8; STEP];
+    let mut lanes = [0u16; STEP];
     while done + STEP <= n && targets.left > 0 {
         let low = &smaller[done..done + STEP];
         let high = &larger[n - done - STEP..n - done];
@@ -95,10 +133,20 @@ pub(super) unsafe fn scan_splits(smaller: &[u16], larger: &[u16], targets: &mut 
                 _mm512_loadu_si512(high.as_ptr().cast()),
             )
         };
-        let x0 = _mm512_cvtepi16_epi8(_mm512_xor_si512(a0, _mm512_permutexvar_epi16(reverse, b0)));
-        let x1 = _mm512_cvtepi16_epi8(_mm512_xor_si512(a1, _mm512_permutexvar_epi16(reverse, b1)));
-        let x = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(x0), x1);
-        let hits = table.hits(x);
+        let x0 = _mm512_xor_si512(a0, _mm512_permutexvar_epi16(reverse, b0));
+        let x1 = _mm512_xor_si512(a1, _mm512_permutexvar_epi16(reverse, b1));
+        let low_bytes = _mm512_inserti64x4::<1>(
+            _mm512_castsi256_si512(_mm512_cvtepi16_epi8(x0)),
+            _mm512_cvtepi16_epi8(x1),
+        );
+        let bit = |set: __m512i| {
+            u64::from(_mm512_test_epi16_mask(x0, set))
+                | u64::from(_mm512_test_epi16_mask(x1, set)) << 32
+        };
+        let hits = match T {
+            1 => table.hits(low_bytes, 0, 0),
+            _ => table.hits(low_bytes, bit(bit8), bit(bit9)),
+        };
         done += STEP;
         // The flags struck one step ago are in memory by now: read them.
         if struck {
@@ -106,11 +154,14 @@ pub(super) unsafe fn scan_splits(smaller: &[u16], larger: &[u16], targets: &mut 
             struck = false;
         }
         if hits != 0 {
-            // SAFETY: `lanes` is 64 bytes.
-            unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), x) };
+            // SAFETY: `lanes` is 64 values (128 bytes).
+            unsafe {
+                _mm512_storeu_si512(lanes.as_mut_ptr().cast(), x0);
+                _mm512_storeu_si512(lanes[32..].as_mut_ptr().cast(), x1);
+            }
             let mut left = hits;
             while left != 0 {
-                targets.strike(u16::from(lanes[left.trailing_zeros() as usize]));
+                targets.strike(lanes[left.trailing_zeros() as usize]);
                 left &= left - 1;
             }
             struck = true;

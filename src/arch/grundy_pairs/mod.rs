@@ -1,5 +1,5 @@
 //! The two hot loops of the mex engine of octal games and Grundy's game
-//! (`games::rare_common`), for sequences whose values are below 256: the
+//! (`games::rare_common`), for sequences whose values are below 1024: the
 //! values of the splits of eight heaps at once, and the search for the
 //! values a heap's splits still have to show.
 //!
@@ -10,16 +10,18 @@
 //!   g(s) ⊕ g(m − s) in a 256-bit set per heap: the "transposed" loop,
 //!   one entry against eight heaps, whose larger parts m − s are eight
 //!   consecutive values, read in one load. The AVX-512 build holds the
-//!   eight heaps' sets as four registers of eight 64-bit words and sets a
-//!   bit with a variable shift (`vpsllvq`): a shift by 64 or more gives 0,
-//!   so x ⊕ 64w shifts a 1 into word w exactly when x lies in it.
+//!   eight heaps' sets as registers of eight 64-bit words (4 for 256
+//!   values, up to 16 for 1024) and sets a bit with a variable shift
+//!   (`vpsllvq`): a shift by 64 or more (or below 0) gives 0, so shifting
+//!   by x − 64w sets a bit of word w exactly when x lies in it.
 //! * [`scan_splits`] walks the splits (a, m − a) of one heap, a = 1, 2, …,
 //!   and strikes each value it meets off a set of targets, until none is
 //!   left. The AVX-512 build (with VBMI) takes 64 splits a step: the
 //!   larger parts are loaded backwards and reversed (`vpermw`), the 64
 //!   values narrowed to bytes, and looked up in the 256-byte target table
-//!   held in four registers (two `vpermi2b` and a blend on bit 7); only
-//!   the splits that hit a target leave the registers. The table is
+//!   held in four registers (two `vpermi2b` and a blend on bit 7; for
+//!   values up to 512 or 1024, two or four such tables and blends on bits
+//!   8 and 9); only the splits that hit a target leave the registers. The table is
 //!   written back to memory as targets are struck and read again one step
 //!   later, so that the read never waits on the writes.
 //!
@@ -31,25 +33,51 @@ mod avx512;
 #[cfg(test)]
 mod tests;
 
-/// The most distinct values the kernels handle: every value below 256.
+/// The least number of values the kernels hold: every value below 256.
 pub const VALUES: usize = 256;
+
+/// The most values the kernels handle: every value below 1024.
+pub const MAX_VALUES: usize = 1024;
 
 /// The heaps [`mark_splits`] takes at once.
 pub const LANES: usize = 8;
 
-/// The value sets of [`LANES`] consecutive heaps: bit v of `words[w][j]`,
-/// v = 64w + bit, says that heap j has an option of value v.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The value sets of [`LANES`] consecutive heaps, each of 256, 512 or 1024
+/// values: bit v of `rows[w][j]`, v = 64w + bit, says that heap j has an
+/// option of value v.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct LaneSets {
-    /// Word w of each heap's 256-bit set, heap j at index j.
-    pub words: [[u64; LANES]; VALUES / 64],
+    /// Word w of each heap's set, heap j at index j.
+    pub rows: [[u64; LANES]; MAX_VALUES / 64],
+    /// How many rows are used: 4, 8 or 16.
+    words: usize,
 }
 
 impl LaneSets {
+    /// Empty sets of the values below `limit` (256, 512 or 1024; a
+    /// smaller limit holds 256).
+    pub fn new(limit: usize) -> LaneSets {
+        assert!(limit <= MAX_VALUES, "at most {MAX_VALUES} values");
+        LaneSets {
+            rows: [[0; LANES]; MAX_VALUES / 64],
+            words: limit.max(VALUES).next_power_of_two() / 64,
+        }
+    }
+
+    /// How many 64-bit words each heap's set has.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
     /// Whether heap `lane` has an option of value `value`.
-    pub fn contains(&self, lane: usize, value: u8) -> bool {
-        self.words[usize::from(value) / 64][lane] >> (value % 64) & 1 != 0
+    pub fn contains(&self, lane: usize, value: u16) -> bool {
+        self.rows[usize::from(value) / 64][lane] >> (value % 64) & 1 != 0
+    }
+
+    /// Word `word` of heap `lane`'s set.
+    pub fn word(&self, word: usize, lane: usize) -> u64 {
+        self.rows[word][lane]
     }
 }
 
@@ -69,9 +97,10 @@ pub struct Part {
 /// g(m_j − s) = `larger[larger.len() + gap − s + j]`.
 ///
 /// Every part must have `gap` + `LANES` ≤ s ≤ `larger.len()` + `gap`, and
-/// every value in `larger` and in `parts` must be below 256 (the callers
-/// hold both; otherwise the portable build panics and the others set wrong
-/// bits). Uses AVX-512 when [`cpu`](super::cpu) allows it.
+/// every value in `larger` and in `parts` must be below the sets' limit
+/// (the callers hold both; otherwise the portable build panics and the
+/// others set wrong bits). Uses AVX-512 when [`cpu`](super::cpu) allows
+/// it.
 pub fn mark_splits(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
     #[cfg(target_arch = "x86_64")]
     if super::cpu().avx512 {
@@ -88,7 +117,7 @@ pub fn mark_splits_portable(larger: &[u16], gap: usize, parts: &[Part], sets: &m
         let start = larger.len() + gap - part.size as usize;
         for (lane, &value) in larger[start..start + LANES].iter().enumerate() {
             let x = usize::from(value ^ part.value);
-            sets.words[x / 64][lane] |= 1 << (x % 64);
+            sets.rows[x / 64][lane] |= 1 << (x % 64);
         }
     }
 }
@@ -136,11 +165,6 @@ impl Targets {
         self.left = 0;
     }
 
-    /// Whether the targets are all below 256, as the vector build needs.
-    fn are_narrow(&self) -> bool {
-        self.flags.len() == VALUES
-    }
-
     /// Strikes `value` off, if it is a target.
     #[inline(always)]
     fn strike(&mut self, value: u16) {
@@ -159,7 +183,7 @@ impl Targets {
 ///
 /// `smaller` and `larger` have the same length and every value's XOR with
 /// another is below the targets' limit. Uses AVX-512 (with VBMI) when
-/// [`cpu`](super::cpu) allows it and the limit is 256.
+/// [`cpu`](super::cpu) allows it and the limit is at most 1024.
 pub fn scan_splits(smaller: &[u16], larger: &[u16], targets: &mut Targets) -> bool {
     assert_eq!(smaller.len(), larger.len(), "one larger part per smaller");
     #[cfg(target_arch = "x86_64")]

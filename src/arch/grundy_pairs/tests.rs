@@ -49,7 +49,17 @@ fn values(rng: &mut ChaCha8Rng, count: usize, limit: u16) -> Vec<u16> {
 #[test]
 fn every_mark_build_sets_the_bits_of_the_definition() {
     let mut rng = ChaCha8Rng::seed_from_u64(34);
-    for (limit, gap) in [(1u16, 0), (2, 3), (64, 0), (65, 100), (200, 0), (256, 17)] {
+    for (limit, gap) in [
+        (1u16, 0),
+        (2, 3),
+        (64, 0),
+        (65, 100),
+        (200, 0),
+        (256, 17),
+        (300, 5),
+        (512, 0),
+        (1024, 9),
+    ] {
         let larger = values(&mut rng, 3000, limit);
         let parts: Vec<Part> = (0..400)
             .map(|_| Part {
@@ -57,22 +67,22 @@ fn every_mark_build_sets_the_bits_of_the_definition() {
                 value: rng.random_range(0..limit),
             })
             .collect();
-        let mut expected = LaneSets::default();
+        let mut expected = LaneSets::new(usize::from(limit));
         for part in &parts {
             for lane in 0..LANES {
                 let x = larger[3000 + gap - part.size as usize + lane] ^ part.value;
-                expected.words[usize::from(x / 64)][lane] |= 1 << (x % 64);
+                expected.rows[usize::from(x / 64)][lane] |= 1 << (x % 64);
             }
         }
         for (name, build) in mark_builds() {
-            let mut sets = LaneSets::default();
-            sets.words[3][7] = 1 << 63;
+            let mut sets = LaneSets::new(usize::from(limit));
+            sets.rows[3][7] = 1 << 63;
             build(&larger, gap, &parts, &mut sets);
             let mut want = expected;
-            want.words[3][7] |= 1 << 63;
+            want.rows[3][7] |= 1 << 63;
             assert_eq!(sets, want, "{name}, values below {limit}, gap {gap}");
             for lane in 0..LANES {
-                assert_eq!(sets.contains(lane, 255), want.words[3][lane] >> 63 == 1);
+                assert_eq!(sets.contains(lane, 255), want.word(3, lane) >> 63 == 1);
             }
         }
     }
@@ -99,8 +109,8 @@ fn walk(smaller: &[u16], larger: &[u16], targets: &Targets) -> (bool, Vec<u8>) {
 #[test]
 fn every_scan_build_strikes_off_what_the_walk_strikes_off() {
     let mut rng = ChaCha8Rng::seed_from_u64(161);
-    for round in 0..500 {
-        let limit = [4u16, 40, 130, 256, 2048][round % 5];
+    for round in 0..800 {
+        let limit = [4u16, 40, 130, 256, 512, 1024, 2048][round % 7];
         let len = rng.random_range(0..700);
         let smaller = values(&mut rng, len, limit);
         let larger = values(&mut rng, len, limit);

@@ -59,6 +59,8 @@ struct Job {
     chunk: u64,
     /// The index of the first part the thread takes.
     first_part: usize,
+    /// The value limit: the sets hold the values below it.
+    limit: usize,
 }
 
 /// What the thread sends back: the sets of the blocks of a chunk.
@@ -122,7 +124,7 @@ impl Ahead {
     /// sets of this chunk if they were asked for, and asks for chunk
     /// `chunk` + D·CHUNK, handing over `before`, the values that end before
     /// `chunk`, and the `parts` not yet sent.
-    pub(super) fn next_chunk(&mut self, chunk: u64, before: &[u16], parts: &[Part]) {
+    pub(super) fn next_chunk(&mut self, chunk: u64, before: &[u16], parts: &[Part], limit: usize) {
         self.current = None;
         while let Some(&asked) = self.asked.front().filter(|&&asked| asked <= chunk) {
             self.asked.pop_front();
@@ -155,6 +157,7 @@ impl Ahead {
             parts: parts[parts_from..].to_vec(),
             chunk: ask,
             first_part,
+            limit,
         };
         if self
             .jobs
@@ -219,17 +222,18 @@ fn serve(jobs: Receiver<Job>, gathered: SyncSender<Gathered>, takes: Vec<u64>, r
         copy.extend(&job.values);
         parts.truncate(job.parts_from);
         parts.extend_from_slice(&job.parts);
-        let result = gather(&copy, &parts, &takes, job.chunk, job.first_part);
+        let result = gather(&copy, &parts, &takes, &job);
         if gathered.send(result).is_err() {
             return;
         }
     }
 }
 
-/// The sets of the blocks of chunk `chunk` from the parts `first_part` on
-/// whose splits are splits of every heap of the chunk and whose larger
-/// parts the copy holds.
-fn gather(copy: &Copy, parts: &[Part], takes: &[u64], chunk: u64, first_part: usize) -> Gathered {
+/// The sets of the blocks of the chunk of `job`, from its first part on,
+/// of the parts whose splits are splits of every heap of the chunk and
+/// whose larger parts the copy holds.
+fn gather(copy: &Copy, parts: &[Part], takes: &[u64], job: &Job) -> Gathered {
+    let (chunk, first_part) = (job.chunk, job.first_part);
     let largest_take = takes.last().copied().unwrap_or(0);
     let known = copy.end;
     // The heaps' rests are at least chunk − t; the larger parts end before
@@ -241,7 +245,7 @@ fn gather(copy: &Copy, parts: &[Part], takes: &[u64], chunk: u64, first_part: us
         2 * size < lowest_rest && size <= held + (lowest_rest - known)
     });
     let end = usable.max(first_part);
-    let mut sets = Box::new([LaneSets::default(); BLOCKS]);
+    let mut sets = Box::new([LaneSets::new(job.limit); BLOCKS]);
     if end > first_part {
         for (block, set) in sets.iter_mut().enumerate() {
             let first = chunk + (block * LANES) as u64;

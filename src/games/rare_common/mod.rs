@@ -35,7 +35,7 @@
 //! more. Choosing again lists the rare heaps anew from every value, so it
 //! happens only while every value is kept.
 //!
-//! **Blocks of eight heaps** (values below 256, heaps past 2·[`SHORTCUT`]).
+//! **Blocks of eight heaps** (values below 1024, heaps past 2·[`SHORTCUT`]).
 //! The splits whose smaller part is s ≥ 8 — every s ≤ [`SHORTCUT`] and
 //! every rare s — have their larger part at least 8 heaps back, so their
 //! values for eight consecutive heaps are known before the first of them
@@ -58,7 +58,9 @@ mod ahead;
 
 use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
 use super::Game;
-use crate::arch::grundy_pairs::{mark_splits, scan_splits, LaneSets, Part, Targets, LANES};
+use crate::arch::grundy_pairs::{
+    mark_splits, scan_splits, LaneSets, Part, Targets, LANES, MAX_VALUES,
+};
 use ahead::{Ahead, CHUNK};
 
 /// The smaller parts s ≤ `SHORTCUT` of every split are enumerated by the
@@ -73,8 +75,8 @@ const WALK_CHUNK: usize = 512;
 /// The heap count at which the mask is first chosen.
 const FIRST_REVIEW: u64 = 256;
 
-/// The values below 256 fit the block pass.
-const BLOCK_VALUES: usize = 256;
+/// The values below 1024 fit the block pass.
+const BLOCK_VALUES: usize = MAX_VALUES;
 
 /// The heap from which a second thread gathers splits ahead (`ahead.rs`),
 /// when allowed: past it a run is long enough to pay for a thread.
@@ -217,7 +219,7 @@ pub(crate) struct EngineState {
 }
 
 /// The splits of the current block of eight heaps known before it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Block {
     /// The first heap, a multiple of 8; `None` when no block is ready.
     first: Option<u64>,
@@ -287,7 +289,11 @@ impl ValueEngine {
             common: ValueSet::default(),
             targets: Targets::new(1),
             parts: Vec::new(),
-            block: Block::default(),
+            block: Block {
+                first: None,
+                sets: LaneSets::new(0),
+                rare_done: 0,
+            },
             cursors: Vec::new(),
             two_threads: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
             ahead: None,
@@ -415,8 +421,8 @@ impl ValueEngine {
         self.seen.words.fill(0);
         if block {
             let lane = (heap - first) as usize;
-            for (word, sets) in self.seen.words.iter_mut().zip(&self.block.sets.words) {
-                *word = sets[lane];
+            for (w, word) in self.seen.words.iter_mut().enumerate() {
+                *word = self.block.sets.word(w, lane);
             }
         }
         self.mark_single_heaps(heap, kept)?;
@@ -596,7 +602,7 @@ impl ValueEngine {
         Ok(false)
     }
 
-    /// Whether heap `first` can start a block: values below 256 and every
+    /// Whether heap `first` can start a block: values below 1024 and every
     /// split of a part up to [`SHORTCUT`] a split of each of its heaps.
     fn block_fits(&self, first: u64) -> bool {
         let lowest_rest = first.saturating_sub(self.takes.two.last().copied().unwrap_or(0));
@@ -616,7 +622,7 @@ impl ValueEngine {
             self.ahead = Ahead::start(self.takes.two.clone(), AHEAD_RING);
         }
         if let Some(ahead) = &mut self.ahead {
-            ahead.next_chunk(chunk, kept.run_before(chunk), &self.parts);
+            ahead.next_chunk(chunk, kept.run_before(chunk), &self.parts, self.value_limit);
         }
     }
 
@@ -665,12 +671,13 @@ impl ValueEngine {
         }
         let gathered = self.ahead.as_ref().and_then(|ahead| ahead.sets_for(first));
         let (here, covered) = match gathered {
-            Some((from, to, sets)) if from <= usable => {
+            // Sets made before the value limit grew are too narrow.
+            Some((from, to, sets)) if from <= usable && 64 * sets.words() >= self.value_limit => {
                 self.block.sets = *sets;
                 ([0..from, to.min(usable)..usable], usable.max(to))
             }
             _ => {
-                self.block.sets = LaneSets::default();
+                self.block.sets = LaneSets::new(self.value_limit);
                 ([0..usable, usable..usable], usable)
             }
         };

@@ -19,13 +19,13 @@ pub(super) unsafe fn mark_splits(larger: &[u16], gap: usize, parts: &[Part], set
 }
 
 /// [`mark_splits`] for sets of `W` words (64·W values) a heap: word w of
-/// the eight heaps in one register, a bit set by shifting 1 by x − 64w
-/// (which shifts it out unless x lies in the word).
+/// the eight heaps in one register; the bit of x is 1 rotated by x (mod
+/// 64), ORed into the word x / 64 only.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn mark_words<const W: usize>(larger: &[u16], gap: usize, parts: &[Part], sets: &mut LaneSets) {
     let one = _mm512_set1_epi64(1);
-    let word = _mm512_set1_epi64(64);
+    let word: [__m512i; W] = std::array::from_fn(|w| _mm512_set1_epi64(w as i64));
     // SAFETY: `LaneSets` is 64-byte aligned and each word row is 64 bytes.
     let mut words: [__m512i; W] =
         std::array::from_fn(|w| unsafe { _mm512_load_si512(sets.rows[w].as_ptr().cast()) });
@@ -34,10 +34,11 @@ fn mark_words<const W: usize>(larger: &[u16], gap: usize, parts: &[Part], sets: 
         let run = &larger[start..start + LANES];
         // SAFETY: `run` holds the eight values read (16 bytes).
         let values = _mm512_cvtepu16_epi64(unsafe { _mm_loadu_si128(run.as_ptr().cast()) });
-        let mut x = _mm512_xor_si512(values, _mm512_set1_epi64(i64::from(part.value)));
-        for set in &mut words {
-            *set = _mm512_or_si512(*set, _mm512_sllv_epi64(one, x));
-            x = _mm512_sub_epi64(x, word);
+        let x = _mm512_xor_si512(values, _mm512_set1_epi64(i64::from(part.value)));
+        let bit = _mm512_rolv_epi64(one, x);
+        let at = _mm512_srli_epi64::<6>(x);
+        for (set, &word) in words.iter_mut().zip(&word) {
+            *set = _mm512_mask_or_epi64(*set, _mm512_cmpeq_epi64_mask(at, word), *set, bit);
         }
     }
     for (w, set) in words.into_iter().enumerate() {

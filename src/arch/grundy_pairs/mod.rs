@@ -11,9 +11,11 @@
 //!   one entry against eight heaps, whose larger parts m − s are eight
 //!   consecutive values, read in one load. The AVX-512 build holds the
 //!   eight heaps' sets as registers of eight 64-bit words (4 for 256
-//!   values, up to 16 for 1024) and sets a bit with a variable shift
-//!   (`vpsllvq`): a shift by 64 or more (or below 0) gives 0, so shifting
-//!   by x − 64w sets a bit of word w exactly when x lies in it.
+//!   values, up to 16 for 1024); the bit of a value x is 1 rotated by x
+//!   (`vprolvq`, which takes x mod 64), ORed under a mask into the word
+//!   x / 64 (`vpcmpeqq`): two instructions a word. (A variable shift,
+//!   `vpsllvq`, which gives 0 past 63, would need one; but LLVM adds a
+//!   compare to keep that meaning, making it three.)
 //! * [`scan_splits`] walks the splits (a, m − a) of one heap, a = 1, 2, …,
 //!   and strikes each value it meets off a set of targets, until none is
 //!   left. The AVX-512 build (with VBMI) takes 64 splits a step: the

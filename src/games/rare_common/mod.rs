@@ -368,9 +368,10 @@ impl ValueEngine {
         self.aim_below(ceiling);
         let value = match self.targets.left() {
             0 => ceiling,
-            _ => match (self.walk(heap, walk_from, kept)?, self.targets.least()) {
-                (false, Some(target)) => usize::from(target),
-                _ => ceiling,
+            // Every target struck off: the ceiling; else the least left.
+            _ => match self.walk(heap, walk_from, kept)? {
+                true => ceiling,
+                false => self.targets.least().map_or(ceiling, usize::from),
             },
         };
         u16::try_from(value).map_err(|_| Shortfall::TooLarge { heap })

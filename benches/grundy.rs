@@ -73,7 +73,7 @@ fn stream_0_161(threads: usize) -> Streamer {
 }
 
 fn streamed(c: &mut Criterion) {
-    let outcome = stream_0_161(1).outcome();
+    let outcome = stream_0_161(1).into_outcome();
     let rare = outcome.rare.expect("0.161 has rare values");
     assert_eq!(rare.last_rare_heap, Some(23_784));
     let mut group = c.benchmark_group("grundy_streamed");

@@ -159,7 +159,7 @@ pub fn run(args: GrundyArgs) -> Result<(), Error> {
         }
     }
     outputs.finish()?;
-    report(&args, &Table::from_outcome(streamer.outcome()))
+    report(&args, &Table::from_outcome(streamer.into_outcome()))
 }
 
 /// Prints the table, writes the plot.

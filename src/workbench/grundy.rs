@@ -105,7 +105,7 @@ impl Table {
         let mut run = Streamer::new(game, settings);
         match run.run(&mut Outputs::none(), &Control::default())? {
             Status::Stopped(message) => Err(Error::Stopped(message)),
-            Status::Done | Status::Interrupted => Ok(Table::from_outcome(run.outcome())),
+            Status::Done | Status::Interrupted => Ok(Table::from_outcome(run.into_outcome())),
         }
     }
 

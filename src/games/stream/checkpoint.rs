@@ -17,8 +17,10 @@ use crate::error::Error;
 use crate::games::rare_common::EngineState;
 use crate::output::AtomicFile;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 /// The first bytes of a checkpoint.
@@ -27,9 +29,11 @@ const MAGIC: &[u8] = b"nimstream grundy checkpoint\n";
 /// The format number.
 const FORMAT: u32 = 1;
 
-/// Everything a checkpoint holds.
+/// Everything a checkpoint holds; the kept values borrowed when saving, so
+/// that a save copies nothing (a run under `--memory` has no room for a
+/// second copy of them).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Checkpoint {
+pub(crate) struct Checkpoint<'k> {
     /// The canonical game string.
     pub(crate) game: String,
     /// n: the values computed.
@@ -39,9 +43,9 @@ pub(crate) struct Checkpoint {
     /// P and R.
     pub(crate) lengths: (u64, u64),
     /// The prefix.
-    pub(crate) prefix: Vec<u16>,
+    pub(crate) prefix: Cow<'k, [u16]>,
     /// The ring's values, oldest first.
-    pub(crate) ring: Vec<u16>,
+    pub(crate) ring: Cow<'k, [u16]>,
     /// The engine's state (`None` for Nim).
     pub(crate) engine: Option<EngineState>,
     /// When the period search checks next.
@@ -54,60 +58,70 @@ pub(crate) struct Checkpoint {
     pub(crate) positions: Positions,
 }
 
-/// Bytes being put together.
-#[derive(Default)]
-struct Encoder(Vec<u8>);
+/// Bytes written out through a running SHA-256.
+struct Encoder<W: Write> {
+    out: W,
+    hash: Sha256,
+}
 
-impl Encoder {
-    fn u64(&mut self, x: u64) {
-        self.0.extend_from_slice(&x.to_le_bytes());
+impl<W: Write> Encoder<W> {
+    fn bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.hash.update(bytes);
+        self.out.write_all(bytes)
     }
 
-    fn optional(&mut self, x: Option<u64>) {
-        self.u64(x.map_or(0, |x| x + 1));
+    fn u64(&mut self, x: u64) -> io::Result<()> {
+        self.bytes(&x.to_le_bytes())
     }
 
-    fn text(&mut self, text: &str) {
-        self.u64(text.len() as u64);
-        self.0.extend_from_slice(text.as_bytes());
+    fn optional(&mut self, x: Option<u64>) -> io::Result<()> {
+        self.u64(x.map_or(0, |x| x + 1))
     }
 
-    fn u16s(&mut self, values: &[u16]) {
-        self.u64(values.len() as u64);
-        self.0.reserve(2 * values.len());
-        values
-            .iter()
-            .for_each(|v| self.0.extend_from_slice(&v.to_le_bytes()));
+    fn text(&mut self, text: &str) -> io::Result<()> {
+        self.u64(text.len() as u64)?;
+        self.bytes(text.as_bytes())
     }
 
-    fn u64s(&mut self, values: &[u64]) {
-        self.u64(values.len() as u64);
-        values.iter().for_each(|&v| self.u64(v));
+    fn u16s(&mut self, values: &[u16]) -> io::Result<()> {
+        self.u64(values.len() as u64)?;
+        for chunk in values.chunks(1 << 12) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+            self.bytes(&bytes)?;
+        }
+        Ok(())
+    }
+
+    fn u64s(&mut self, values: &[u64]) -> io::Result<()> {
+        self.u64(values.len() as u64)?;
+        values.iter().try_for_each(|&v| self.u64(v))
     }
 }
 
-/// Bytes being read back, with the offset for errors.
-struct Decoder<'b> {
-    bytes: &'b [u8],
-    at: usize,
+/// Bytes read back through a running SHA-256, with the offset for errors
+/// and the bytes left to bound a length.
+struct Decoder<R: Read> {
+    input: R,
+    hash: Sha256,
+    at: u64,
+    left: u64,
 }
 
-impl Decoder<'_> {
-    fn take(&mut self, len: usize) -> Result<&[u8], String> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&end| end <= self.bytes.len());
-        let end = end.ok_or_else(|| format!("offset {}: the file ends early", self.at))?;
-        let taken = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(taken)
+impl<R: Read> Decoder<R> {
+    fn take(&mut self, buffer: &mut [u8]) -> Result<(), String> {
+        self.input
+            .read_exact(buffer)
+            .map_err(|_| format!("offset {}: the file ends early", self.at))?;
+        self.hash.update(&*buffer);
+        self.at += buffer.len() as u64;
+        self.left = self.left.saturating_sub(buffer.len() as u64);
+        Ok(())
     }
 
     fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
+        let mut bytes = [0; 8];
+        self.take(&mut bytes)?;
+        Ok(u64::from_le_bytes(bytes))
     }
 
     fn optional(&mut self) -> Result<Option<u64>, String> {
@@ -115,29 +129,35 @@ impl Decoder<'_> {
     }
 
     /// A length, checked against the bytes left (`size` bytes an item).
-    fn len(&mut self, size: usize) -> Result<usize, String> {
+    fn len(&mut self, size: u64) -> Result<usize, String> {
         let at = self.at;
         let len = self.u64()?;
-        let left = (self.bytes.len() - self.at) / size;
         usize::try_from(len)
             .ok()
-            .filter(|&len| len <= left)
+            .filter(|_| len <= self.left / size)
             .ok_or_else(|| format!("offset {at}: a length of {len} past the end of the file"))
     }
 
     fn text(&mut self) -> Result<String, String> {
-        let len = self.len(1)?;
-        let bytes = self.take(len)?.to_vec();
+        let mut bytes = vec![0; self.len(1)?];
+        self.take(&mut bytes)?;
         String::from_utf8(bytes).map_err(|_| "the game is not text".to_string())
     }
 
     fn u16s(&mut self) -> Result<Vec<u16>, String> {
         let len = self.len(2)?;
-        let bytes = self.take(2 * len)?;
-        Ok(bytes
-            .chunks_exact(2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
-            .collect())
+        let mut values = Vec::with_capacity(len);
+        let mut bytes = vec![0; 2 << 12];
+        while values.len() < len {
+            let chunk = (len - values.len()).min(1 << 12);
+            self.take(&mut bytes[..2 * chunk])?;
+            values.extend(
+                bytes[..2 * chunk]
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            );
+        }
+        Ok(values)
     }
 
     fn u64s(&mut self) -> Result<Vec<u64>, String> {
@@ -146,61 +166,67 @@ impl Decoder<'_> {
     }
 }
 
-impl Checkpoint {
-    /// The file's bytes.
-    fn encode(&self) -> Vec<u8> {
-        let mut out = Encoder::default();
-        out.0.extend_from_slice(MAGIC);
-        out.0.extend_from_slice(&FORMAT.to_le_bytes());
-        out.text(&self.game);
-        out.u64(self.computed);
-        out.u64(self.seconds.to_bits());
-        out.u64(self.lengths.0);
-        out.u64(self.lengths.1);
-        out.u16s(&self.prefix);
-        out.u16s(&self.ring);
+impl Checkpoint<'_> {
+    /// Writes the checkpoint's bytes to `out`, the SHA-256 of them last.
+    fn encode(&self, out: impl Write) -> io::Result<()> {
+        let mut out = Encoder {
+            out,
+            hash: Sha256::new(),
+        };
+        out.bytes(MAGIC)?;
+        out.bytes(&FORMAT.to_le_bytes())?;
+        out.text(&self.game)?;
+        out.u64(self.computed)?;
+        out.u64(self.seconds.to_bits())?;
+        out.u64(self.lengths.0)?;
+        out.u64(self.lengths.1)?;
+        out.u16s(&self.prefix)?;
+        out.u16s(&self.ring)?;
         match &self.engine {
-            None => out.u64(0),
+            None => out.u64(0)?,
             Some(engine) => {
-                out.u64(1);
-                out.u64(engine.value_limit);
-                out.u64(u64::from(engine.mask));
-                out.u64s(&engine.rare_heaps);
-                out.u16s(&engine.rare_values);
-                out.u64s(&engine.counts);
-                engine.review.iter().for_each(|&x| out.u64(x));
+                out.u64(1)?;
+                out.u64(engine.value_limit)?;
+                out.u64(u64::from(engine.mask))?;
+                out.u64s(&engine.rare_heaps)?;
+                out.u16s(&engine.rare_values)?;
+                out.u64s(&engine.counts)?;
+                engine.review.iter().try_for_each(|&x| out.u64(x))?;
             }
         }
-        out.u64(self.next_check);
+        out.u64(self.next_check)?;
         let (counts, last_heap) = self.stats.parts();
-        out.u64s(counts);
-        out.u64s(last_heap);
-        out.u64s(&self.watched.keys().copied().collect::<Vec<u64>>());
-        out.u16s(&self.watched.values().copied().collect::<Vec<u16>>());
-        out.optional(self.positions.values);
-        out.optional(self.positions.csv);
-        out.optional(self.positions.frequencies);
-        let digest = Sha256::digest(&out.0);
-        out.0.extend_from_slice(&digest);
-        out.0
+        out.u64s(counts)?;
+        out.u64s(last_heap)?;
+        out.u64s(&self.watched.keys().copied().collect::<Vec<u64>>())?;
+        out.u16s(&self.watched.values().copied().collect::<Vec<u16>>())?;
+        out.optional(self.positions.values)?;
+        out.optional(self.positions.csv)?;
+        out.optional(self.positions.frequencies)?;
+        let digest = out.hash.finalize();
+        out.out.write_all(&digest)?;
+        out.out.flush()
     }
 
-    /// The checkpoint in `bytes`, or what is wrong with them.
-    fn decode(bytes: &[u8]) -> Result<Checkpoint, String> {
-        let body_len = bytes
-            .len()
-            .checked_sub(32)
-            .filter(|_| bytes.starts_with(MAGIC))
-            .ok_or("not a nimstream grundy checkpoint")?;
-        let (body, digest) = bytes.split_at(body_len);
-        if Sha256::digest(body)[..] != *digest {
-            return Err("its checksum does not match: the file is damaged".into());
-        }
+    /// The checkpoint in the `len` bytes of `input`, or what is wrong with
+    /// them.
+    fn decode(input: impl Read, len: u64) -> Result<Checkpoint<'static>, String> {
         let mut input = Decoder {
-            bytes: body,
-            at: MAGIC.len(),
+            input,
+            hash: Sha256::new(),
+            at: 0,
+            left: len
+                .checked_sub(32)
+                .ok_or("not a nimstream grundy checkpoint")?,
         };
-        let format = u32::from_le_bytes(input.take(4)?.try_into().expect("4 bytes"));
+        let mut magic = [0; MAGIC.len()];
+        input.take(&mut magic)?;
+        if magic != MAGIC {
+            return Err("not a nimstream grundy checkpoint".into());
+        }
+        let mut format = [0; 4];
+        input.take(&mut format)?;
+        let format = u32::from_le_bytes(format);
         if format != FORMAT {
             return Err(format!(
                 "format {format}, but this nimstream reads format {FORMAT}"
@@ -239,19 +265,27 @@ impl Checkpoint {
             csv: input.optional()?,
             frequencies: input.optional()?,
         };
-        if input.at != body.len() {
+        if input.left != 0 {
             return Err(format!(
                 "offset {}: bytes past the end of the state",
                 input.at
             ));
+        }
+        let mut digest = [0; 32];
+        input
+            .input
+            .read_exact(&mut digest)
+            .map_err(|_| "the file ends early".to_string())?;
+        if input.hash.finalize()[..] != digest {
+            return Err("its checksum does not match: the file is damaged".into());
         }
         Ok(Checkpoint {
             game,
             computed,
             seconds,
             lengths,
-            prefix,
-            ring,
+            prefix: Cow::Owned(prefix),
+            ring: Cow::Owned(ring),
             engine,
             next_check,
             stats: ValueStats::from_parts(counts, last_heap),
@@ -263,16 +297,19 @@ impl Checkpoint {
     /// Writes the checkpoint to `path`, whole or not at all.
     pub(crate) fn save(&self, path: &Path) -> Result<(), Error> {
         let mut file = AtomicFile::create(path)?;
-        file.write_all(&self.encode())
-            .map_err(|e| Error::io(path.display().to_string(), e))?;
+        let shown = || path.display().to_string();
+        self.encode(BufWriter::with_capacity(1 << 20, &mut file))
+            .map_err(|e| Error::io(shown(), e))?;
         file.commit()
     }
 
     /// The checkpoint in the file at `path`.
-    pub(crate) fn load(path: &Path) -> Result<Checkpoint, Error> {
+    pub(crate) fn load(path: &Path) -> Result<Checkpoint<'static>, Error> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| Error::io(&shown, e))?;
-        Checkpoint::decode(&bytes).map_err(|why| Error::Usage(format!("{shown}: {why}")))
+        let file = File::open(path).map_err(|e| Error::io(&shown, e))?;
+        let len = file.metadata().map_err(|e| Error::io(&shown, e))?.len();
+        Checkpoint::decode(BufReader::with_capacity(1 << 20, file), len)
+            .map_err(|why| Error::Usage(format!("{shown}: {why}")))
     }
 }
 
@@ -280,7 +317,7 @@ impl Checkpoint {
 mod tests {
     use super::*;
 
-    fn sample() -> Checkpoint {
+    fn sample() -> Checkpoint<'static> {
         let mut stats = ValueStats::default();
         stats.count(1, 1);
         stats.count(2, 0);
@@ -289,8 +326,8 @@ mod tests {
             computed: 12,
             seconds: 0.25,
             lengths: (8, 4),
-            prefix: vec![0, 1, 0, 2, 1, 0, 2, 1],
-            ring: vec![3, 2, 1, 3],
+            prefix: Cow::Owned(vec![0, 1, 0, 2, 1, 0, 2, 1]),
+            ring: Cow::Owned(vec![3, 2, 1, 3]),
             engine: Some(EngineState {
                 value_limit: 4,
                 mask: 0xFFFE,
@@ -310,32 +347,37 @@ mod tests {
         }
     }
 
+    /// The bytes of `checkpoint`.
+    fn encoded(checkpoint: &Checkpoint<'_>) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        checkpoint.encode(&mut bytes).unwrap();
+        bytes
+    }
+
+    /// The checkpoint in `bytes`.
+    fn decoded(bytes: &[u8]) -> Result<Checkpoint<'static>, String> {
+        Checkpoint::decode(bytes, bytes.len() as u64)
+    }
+
     #[test]
     fn a_checkpoint_reads_back_as_written() {
         let checkpoint = sample();
-        assert_eq!(
-            Checkpoint::decode(&checkpoint.encode()).unwrap(),
-            checkpoint
-        );
+        assert_eq!(decoded(&encoded(&checkpoint)).unwrap(), checkpoint);
         let nim = Checkpoint {
             engine: None,
             ..sample()
         };
-        assert_eq!(Checkpoint::decode(&nim.encode()).unwrap(), nim);
+        assert_eq!(decoded(&encoded(&nim)).unwrap(), nim);
     }
 
     #[test]
     fn a_damaged_or_foreign_file_is_refused_saying_why() {
-        let bytes = sample().encode();
+        let bytes = encoded(&sample());
         let mut flipped = bytes.clone();
         flipped[60] ^= 1;
-        assert!(Checkpoint::decode(&flipped)
-            .unwrap_err()
-            .contains("damaged"));
-        assert!(Checkpoint::decode(&bytes[..bytes.len() - 1]).is_err());
-        assert!(Checkpoint::decode(b"3 4 5\n")
-            .unwrap_err()
-            .contains("not a nimstream"));
+        assert!(decoded(&flipped).unwrap_err().contains("damaged"));
+        assert!(decoded(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decoded(b"3 4 5\n").unwrap_err().contains("not a nimstream"));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.checkpoint");
         sample().save(&path).unwrap();

@@ -87,6 +87,11 @@ impl Kept {
         &self.prefix
     }
 
+    /// The prefix, given up.
+    pub(crate) fn into_prefix(self) -> Vec<u16> {
+        self.prefix
+    }
+
     /// The first heap the ring keeps (n − R, or 0), when it is made.
     fn ring_start(&self) -> Option<u64> {
         (!self.ring.is_empty()).then(|| self.computed.saturating_sub(self.ring_len))

@@ -37,7 +37,7 @@
 //! let settings = Settings { max_values: 100_000, limits, watch: vec![99_999], threads: 0 };
 //! let mut run = Streamer::new(&game, settings);
 //! assert_eq!(run.run(&mut Outputs::none(), &Control::default())?, Status::Done);
-//! let outcome = run.outcome();
+//! let outcome = run.into_outcome();
 //! assert!(!outcome.all_kept);
 //! assert_eq!(outcome.rare.unwrap().last_rare_heap, Some(23_784));
 //! let in_memory = Sequence::compute(&game, 100_000)?;

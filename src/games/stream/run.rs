@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::games::period::PeriodSearch;
 use crate::games::rare_common::{KeptValues, Shortfall, ValueEngine};
 use crate::games::{Game, GameError, Period};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -184,7 +185,13 @@ impl Streamer {
                 "{shown}: the kept values do not match the lengths saved"
             )));
         }
-        let kept = Kept::restore(prefix, ring, saved.computed, saved.prefix, &saved.ring);
+        let kept = Kept::restore(
+            prefix,
+            ring,
+            saved.computed,
+            saved.prefix.into_owned(),
+            &saved.ring,
+        );
         let settings = Settings {
             limits: Limits { prefix, ring },
             ..settings
@@ -361,16 +368,16 @@ impl Streamer {
     pub fn save(&self, path: &std::path::Path, outputs: &mut Outputs) -> Result<(), Error> {
         let positions = outputs.sync()?;
         let ring = match self.kept.whole() {
-            Some(_) => Vec::new(),
-            None => self.kept.ring_values().to_vec(),
+            Some(_) => &[][..],
+            None => self.kept.ring_values(),
         };
         Checkpoint {
             game: self.game.to_string(),
             computed: self.kept.computed(),
             seconds: self.seconds,
             lengths: self.kept.lengths(),
-            prefix: self.kept.prefix().to_vec(),
-            ring,
+            prefix: Cow::Borrowed(self.kept.prefix()),
+            ring: Cow::Borrowed(ring),
             engine: self.engine.as_ref().map(ValueEngine::state),
             next_check: self.search.as_ref().map_or(0, PeriodSearch::next_check),
             stats: self.stats.clone(),
@@ -380,22 +387,23 @@ impl Streamer {
         .save(path)
     }
 
-    /// What the run found.
-    pub fn outcome(&self) -> Outcome {
+    /// What the run found (the kept prefix moved into it).
+    pub fn into_outcome(self) -> Outcome {
         let all_kept = self.kept.whole().is_some();
+        let period_window = (!all_kept).then(|| self.kept.lengths().1);
         Outcome {
-            game: self.game.clone(),
             values_computed: self.kept.computed(),
-            period: self.period,
-            seconds: self.seconds,
-            prefix: self.kept.prefix().to_vec(),
-            all_kept,
-            cycle: self.cycle.clone(),
-            watched: self.watched.clone(),
             frequencies: self.stats.counts().to_vec(),
             rare: self.stats.rare(),
             largest_value: self.stats.largest(),
-            period_window: (!all_kept).then(|| self.kept.lengths().1),
+            prefix: self.kept.into_prefix(),
+            game: self.game,
+            period: self.period,
+            seconds: self.seconds,
+            all_kept,
+            cycle: self.cycle,
+            watched: self.watched,
+            period_window,
         }
     }
 }

@@ -35,7 +35,7 @@ fn stream(game: &Game, max_values: u64, limits: Limits, dir: &Path) -> (Status, 
         .chunks_exact(2)
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
         .collect();
-    (status, run.outcome(), values)
+    (status, run.into_outcome(), values)
 }
 
 /// Every game of section 8 and Grundy's game, streamed at five memory
@@ -192,7 +192,7 @@ fn outputs_with_pauses(
     }
     assert_eq!(run.run(&mut outputs, &control).unwrap(), Status::Done);
     outputs.finish().unwrap();
-    let outcome = run.outcome();
+    let outcome = run.into_outcome();
     let mut files: Vec<Vec<u8>> = [values_name, "values.csv", "frequencies.txt"]
         .iter()
         .map(|name| std::fs::read(dir.join(name)).unwrap())

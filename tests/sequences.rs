@@ -303,3 +303,52 @@ fn grundys_game_decides_sums_with_the_values_of_the_definition() {
     assert_eq!(status, 1, "{error}");
     assert!(error.contains("200 values computed"), "{error}");
 }
+
+/// The peak resident memory, in KiB, of the children waited for so far.
+fn children_peak_kib() -> i64 {
+    // SAFETY: `getrusage` fills the zeroed struct it is given.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage.ru_maxrss
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "seconds in a release build; run with --release"
+)]
+fn a_run_past_its_memory_stays_within_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2^23 values of 0.161 under 32 MiB: the run keeps 1.6 million values
+    // at each end and streams past them, values and frequencies written.
+    let args = [
+        "grundy",
+        "octal:0.161",
+        "--max-values",
+        "8388609",
+        "--memory",
+        "32MiB",
+        "--values-out",
+        "v.u16",
+        "--frequencies",
+        "f.txt",
+        "--json",
+    ];
+    let (json, error, status) = nimstream(dir.path(), &args);
+    assert_eq!(status, 0, "{error}");
+    let peak = children_peak_kib();
+    assert!(
+        peak <= 32 * 1024,
+        "peak RSS {peak} KiB under --memory 32MiB"
+    );
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["values_computed"], 8_388_609);
+    assert_eq!(json["rare"]["last_rare_heap"], 23_784);
+    assert!(json["period_window"].as_u64().unwrap() < 2_000_000);
+    let written = std::fs::metadata(dir.path().join("v.u16")).unwrap().len();
+    assert_eq!(written, 2 * 8_388_609);
+    let frequencies = std::fs::read_to_string(dir.path().join("f.txt")).unwrap();
+    assert!(frequencies.contains("# heaps 2^23\n"));
+}

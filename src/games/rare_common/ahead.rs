@@ -5,23 +5,29 @@
 //! The heaps go in chunks of [`CHUNK`]. For a part s ≥ [`FAR`] =
 //! (D + 1)·CHUNK + 8, D = [`DEPTH`], the split (s, m − s) of every heap of
 //! chunk k + D has its larger part before chunk k, so its values are known
-//! while chunk k is computed: the thread takes those parts (the parts up
-//! to `SHORTCUT` past FAR and the rare heaps, about half of the work on
-//! `octal:0.161`) for chunk k + D while the engine computes chunk k with
-//! the parts below FAR. At the start of each chunk the engine hands over
-//! the values of the chunk before and the parts found since, asks for
-//! chunk k + D, and takes the sets of chunk k, asked for D chunks ago: the
-//! thread may run up to D chunks ahead, so that neither side waits on the
-//! other's every hiccup.
+//! while chunk k is computed: the thread takes parts from some index on
+//! (the prefix's past it and the rare heaps) for chunk k + D while the
+//! engine computes chunk k with the parts before it. At the start of each
+//! chunk the engine hands over the values of the chunk before and the
+//! parts found since, asks for chunk k + D, and takes the sets of chunk k,
+//! asked for D chunks ago: the thread may run up to D chunks ahead, so
+//! that neither side waits on the other's every hiccup.
+//!
+//! **Balance.** The engine's own work (each heap's walk, its splits below
+//! 8) is fixed; the parts are shared. The split point starts at FAR and
+//! moves: the engine takes more parts each time it had to wait for the
+//! thread's sets, and gives some back each time they were there already,
+//! so that both sides end up about as busy (on `octal:0.161` the thread
+//! takes about 60% of the parts).
 //!
 //! The thread keeps its own copy of the last values it reads (a ring
 //! written twice, like `stream::kept`), so it shares nothing with the
 //! engine but the two channels. Its work changes no value, only who does
 //! it: a chunk whose sets did not come (the first, one after the parts were
 //! listed anew) is the engine's alone. Each side waits for the other by
-//! polling the channel, spinning a little and then yielding, since a
-//! chunk takes microseconds and a sleep and wake-up through the kernel
-//! would cost as much.
+//! polling the channel a little, then sleeping on it: spinning longer
+//! would cost little on an idle machine and a great deal on a busy one,
+//! where the two threads may share a core.
 
 use crate::arch::grundy_pairs::{mark_splits, LaneSets, Part, LANES};
 use std::collections::VecDeque;
@@ -29,7 +35,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 
 /// The heaps of a chunk.
-pub(super) const CHUNK: u64 = 64;
+pub(super) const CHUNK: u64 = 32;
 
 /// How many chunks ahead the thread works.
 const DEPTH: u64 = 4;
@@ -41,8 +47,13 @@ pub(super) const FAR: u64 = (DEPTH + 1) * CHUNK + LANES as u64;
 /// Blocks of eight heaps in a chunk.
 const BLOCKS: usize = (CHUNK / LANES as u64) as usize;
 
-/// Spins before a waiting side yields its core.
-const SPINS: u32 = 200;
+/// Polls before a waiting side sleeps (about a microsecond).
+const SPINS: u32 = 400;
+
+/// How many parts the engine takes over when it had to wait, and gives
+/// back when it did not.
+const TAKE_OVER: usize = 16;
+const GIVE_BACK: usize = 4;
 
 /// What the engine sends at the start of a chunk.
 struct Job {
@@ -86,6 +97,8 @@ pub(super) struct Ahead {
     sent_parts: usize,
     /// The ring length of the thread's copy.
     ring: usize,
+    /// The index of the first part the thread takes.
+    split: usize,
 }
 
 impl Ahead {
@@ -107,6 +120,7 @@ impl Ahead {
             sent_values: 0,
             sent_parts: 0,
             ring,
+            split: (FAR - LANES as u64) as usize,
         })
     }
 
@@ -116,8 +130,9 @@ impl Ahead {
         self.sent_parts = 0;
         self.current = None;
         while self.asked.pop_front().is_some() {
-            let _ = wait(|| self.gathered.try_recv());
+            let _ = wait(&self.gathered);
         }
+        self.split = (FAR - LANES as u64) as usize;
     }
 
     /// At the start of chunk `chunk` (a multiple of [`CHUNK`]): takes the
@@ -128,16 +143,22 @@ impl Ahead {
         self.current = None;
         while let Some(&asked) = self.asked.front().filter(|&&asked| asked <= chunk) {
             self.asked.pop_front();
-            match wait(|| self.gathered.try_recv()) {
-                Some(gathered) if asked == chunk => self.current = Some(gathered),
-                Some(_) => {}
-                None => return,
+            let Some((gathered, waited)) = wait(&self.gathered) else {
+                return;
+            };
+            self.split = match waited {
+                true => self.split + TAKE_OVER,
+                false => self.split.saturating_sub(GIVE_BACK),
+            }
+            .clamp((FAR - LANES as u64) as usize, parts.len());
+            if asked == chunk {
+                self.current = Some(gathered);
             }
         }
         if self.asked.len() as u64 >= DEPTH {
             return;
         }
-        let first_part = (FAR - LANES as u64) as usize;
+        let first_part = self.split.max((FAR - LANES as u64) as usize);
         if parts.len() <= first_part {
             return;
         }
@@ -190,21 +211,19 @@ impl Drop for Ahead {
     }
 }
 
-/// Polls `poll` until it gives something, spinning a little and then
-/// yielding the core; `None` when the other side is gone.
-fn wait<T>(mut poll: impl FnMut() -> Result<T, TryRecvError>) -> Option<T> {
-    let mut spins = 0;
-    loop {
-        match poll() {
-            Ok(item) => return Some(item),
+/// The next item of `from`, and whether it had to wait for it: it spins a
+/// little first (a chunk takes microseconds, a sleep and wake-up through
+/// the kernel about as long), then sleeps. `None` when the other side is
+/// gone.
+fn wait<T>(from: &Receiver<T>) -> Option<(T, bool)> {
+    for spin in 0..SPINS {
+        match from.try_recv() {
+            Ok(item) => return Some((item, spin > 0)),
             Err(TryRecvError::Disconnected) => return None,
-            Err(TryRecvError::Empty) if spins < SPINS => {
-                spins += 1;
-                std::hint::spin_loop();
-            }
-            Err(TryRecvError::Empty) => std::thread::yield_now(),
+            Err(TryRecvError::Empty) => std::hint::spin_loop(),
         }
     }
+    from.recv().ok().map(|item| (item, true))
 }
 
 /// The thread: a copy of the last values and the parts, and the sets of
@@ -212,7 +231,7 @@ fn wait<T>(mut poll: impl FnMut() -> Result<T, TryRecvError>) -> Option<T> {
 fn serve(jobs: Receiver<Job>, gathered: SyncSender<Gathered>, takes: Vec<u64>, ring: usize) {
     let mut copy = Copy::new(ring);
     let mut parts: Vec<Part> = Vec::new();
-    while let Some(job) = wait(|| jobs.try_recv()) {
+    while let Some((job, _)) = wait(&jobs) {
         if job.parts_from == 0 {
             copy = Copy::new(ring);
             copy.end = job.values_end - job.values.len() as u64;

@@ -35,15 +35,16 @@
 //! more. Choosing again lists the rare heaps anew from every value, so it
 //! happens only while every value is kept.
 //!
-//! **Blocks of eight heaps** (values below 1024, heaps past 2·[`SHORTCUT`]).
-//! The splits whose smaller part is s ≥ 8 — every s ≤ [`SHORTCUT`] and
+//! **Blocks of eight heaps** (values below 1024, heaps past twice the
+//! shortcut, [`SHORTCUT_ALONE`] or [`SHORTCUT_AHEAD`]). The splits whose
+//! smaller part is s ≥ 8 — every s up to the shortcut and
 //! every rare s — have their larger part at least 8 heaps back, so their
 //! values for eight consecutive heaps are known before the first of them
 //! is computed: `arch::grundy_pairs::mark_splits` computes them for the
 //! block at once, one part against eight heaps. Each heap then adds its
 //! splits with s < 8 and the rare heaps found since, and its walk starts
-//! at a = [`SHORTCUT`] + 1, where few targets are left (on `octal:0.161`,
-//! about 260 splits walked per heap instead of 1,000).
+//! past the shortcut, where few targets are left (on `octal:0.161`, about
+//! 560 splits walked a heap past 512, instead of 1,000 from 1).
 //!
 //! **Where the values are.** The engine keeps none: it reads them through
 //! [`KeptValues`], all of them ([`Sequence`](super::Sequence)) or the
@@ -63,11 +64,19 @@ use crate::arch::grundy_pairs::{
 };
 use ahead::{Ahead, CHUNK};
 
-/// The smaller parts s ≤ `SHORTCUT` of every split are enumerated by the
-/// block pass; the walk of a heap starts past them. 1,024 on the measure of
-/// `benches/grundy.rs` (`octal:0.161`): 512 walked 563 splits a heap and
-/// took 1.10 times as long, 2,048 walked 52 and took 1.2 times as long.
-pub(crate) const SHORTCUT: u64 = 1024;
+/// The smaller parts s ≤ the shortcut of every split are enumerated by the
+/// block pass; the walk of a heap starts past them. On one thread, 512 on
+/// `octal:0.161` (563 splits walked a heap; 1,024 walks 261 but took 1.05
+/// times as long, 256 1.04 times, 2,048 1.4 times).
+const SHORTCUT_ALONE: u64 = 512;
+
+/// The shortcut with a second thread: the walk is the engine's own work,
+/// the block pass mostly the second thread's, so a longer shortcut moves
+/// work from the first to the second.
+const SHORTCUT_AHEAD: u64 = 768;
+
+/// The longest shortcut.
+pub(crate) const SHORTCUT: u64 = SHORTCUT_AHEAD;
 
 /// Splits walked at a time, for each split take in turn.
 const WALK_CHUNK: usize = 512;
@@ -80,7 +89,7 @@ const BLOCK_VALUES: usize = MAX_VALUES;
 
 /// The heap from which a second thread gathers splits ahead (`ahead.rs`),
 /// when allowed: past it a run is long enough to pay for a thread.
-const AHEAD_FROM: u64 = 4 * SHORTCUT;
+const AHEAD_FROM: u64 = 4096;
 
 /// The values the second thread keeps a copy of, at least: the parts it
 /// reads lie this far back at most (the rare heaps past it are the
@@ -243,7 +252,7 @@ pub(crate) struct ValueEngine {
     common: ValueSet,
     /// The rare values a walk looks for.
     targets: Targets,
-    /// The smaller parts the block pass enumerates: 8 … [`SHORTCUT`], then
+    /// The smaller parts the block pass enumerates: 8 … the shortcut, then
     /// the rare heaps past it, with their values.
     parts: Vec<Part>,
     block: Block,
@@ -251,6 +260,8 @@ pub(crate) struct ValueEngine {
     cursors: Vec<(u64, u64, u64)>,
     /// Whether a second thread may gather splits ahead.
     two_threads: bool,
+    /// The largest smaller part the block pass enumerates.
+    shortcut: u64,
     /// The second thread, once started.
     ahead: Option<Ahead>,
 }
@@ -295,9 +306,11 @@ impl ValueEngine {
                 rare_done: 0,
             },
             cursors: Vec::new(),
-            two_threads: std::thread::available_parallelism().is_ok_and(|n| n.get() > 1),
+            two_threads: false,
+            shortcut: SHORTCUT_ALONE,
             ahead: None,
         };
+        engine.set_threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
         engine.grow_value_limit(2);
         Some(engine)
     }
@@ -308,6 +321,18 @@ impl ValueEngine {
         self.two_threads = threads > 1;
         if !self.two_threads {
             self.ahead = None;
+        }
+        let shortcut = match self.two_threads {
+            true => SHORTCUT_AHEAD,
+            false => SHORTCUT_ALONE,
+        };
+        if shortcut != self.shortcut {
+            self.shortcut = shortcut;
+            self.parts.clear();
+            self.block.first = None;
+            if let Some(ahead) = &mut self.ahead {
+                ahead.forget_parts();
+            }
         }
     }
 
@@ -439,7 +464,7 @@ impl ValueEngine {
             self.mark_rare_splits(heap, rest, rare_from, kept)?;
         }
         Ok(match block {
-            true => SHORTCUT + 1,
+            true => self.shortcut + 1,
             false => 1,
         })
     }
@@ -604,12 +629,12 @@ impl ValueEngine {
     }
 
     /// Whether heap `first` can start a block: values below 1024 and every
-    /// split of a part up to [`SHORTCUT`] a split of each of its heaps.
+    /// split of a part up to the shortcut a split of each of its heaps.
     fn block_fits(&self, first: u64) -> bool {
         let lowest_rest = first.saturating_sub(self.takes.two.last().copied().unwrap_or(0));
         self.value_limit <= BLOCK_VALUES
             && !self.takes.two.is_empty()
-            && lowest_rest > 2 * (SHORTCUT + LANES as u64)
+            && lowest_rest > 2 * (self.shortcut + LANES as u64)
     }
 
     /// At the start of chunk `chunk`: starts the second thread when it is
@@ -633,7 +658,7 @@ impl ValueEngine {
         if self.parts.is_empty() {
             let Some(shortcut) = kept
                 .run_from(LANES as u64)
-                .get(..=(SHORTCUT as usize - LANES))
+                .get(..=(self.shortcut as usize - LANES))
             else {
                 return false;
             };
@@ -667,7 +692,7 @@ impl ValueEngine {
                     .partition_point(|part| part.size as usize <= larger.len()),
             );
         }
-        if usable < SHORTCUT as usize + 1 - LANES {
+        if usable < self.prefix_parts() {
             return;
         }
         let gathered = self.ahead.as_ref().and_then(|ahead| ahead.sets_for(first));
@@ -688,22 +713,28 @@ impl ValueEngine {
                 mark_splits(larger, 0, &self.parts[parts.clone()], &mut self.block.sets);
             }
         }
-        let rare_parts = covered - (SHORTCUT as usize + 1 - LANES);
+        let rare_parts = covered - self.prefix_parts();
         self.block.rare_done = self
             .split
             .rare_heaps
-            .partition_point(|&rare| rare <= SHORTCUT)
+            .partition_point(|&rare| rare <= self.shortcut)
             + rare_parts;
         self.block.first = Some(first);
     }
 
-    /// Appends to `parts` the rare heaps past [`SHORTCUT`] not yet in it.
+    /// How many parts the prefix gives: 8 … the shortcut.
+    fn prefix_parts(&self) -> usize {
+        self.shortcut as usize + 1 - LANES
+    }
+
+    /// Appends to `parts` the rare heaps past the shortcut not yet in it.
     fn list_rare_parts(&mut self) {
-        let listed = self.parts.len() - (SHORTCUT as usize + 1 - LANES);
+        let shortcut = self.shortcut;
+        let listed = self.parts.len() - self.prefix_parts();
         let past = self
             .split
             .rare_heaps
-            .partition_point(|&rare| rare <= SHORTCUT);
+            .partition_point(|&rare| rare <= shortcut);
         let heaps = &self.split.rare_heaps[past + listed..];
         let values = &self.split.rare_values[past + listed..];
         let fits = heaps

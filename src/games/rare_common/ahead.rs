@@ -13,25 +13,29 @@
 //! asked for D chunks ago: the thread may run up to D chunks ahead, so
 //! that neither side waits on the other's every hiccup.
 //!
+//! **Never waiting.** The engine does not wait for the thread: the sets of
+//! a chunk that are not there when its turn comes are not used, and the
+//! engine enumerates all the parts of that chunk itself. The thread's work
+//! changes no value, only who does it, so a late, busy or descheduled
+//! thread (the machine is shared) costs the engine nothing but the parts
+//! it takes back; at worst the run goes as fast as on one thread.
+//!
 //! **Balance.** The engine's own work (each heap's walk, its splits below
 //! 8) is fixed; the parts are shared. The split point starts at FAR and
-//! moves: the engine takes more parts each time it had to wait for the
-//! thread's sets, and gives some back each time they were there already,
-//! so that both sides end up about as busy (on `octal:0.161` the thread
-//! takes about 60% of the parts).
+//! moves: the engine takes more parts each time a chunk's sets were late,
+//! and gives some back each time they came in time, so that the thread's
+//! sets come just in time and both sides are about as busy.
 //!
 //! The thread keeps its own copy of the last values it reads (a ring
 //! written twice, like `stream::kept`), so it shares nothing with the
 //! engine but the two channels. Its work changes no value, only who does
 //! it: a chunk whose sets did not come (the first, one after the parts were
-//! listed anew) is the engine's alone. Each side waits for the other by
-//! polling the channel a little, then sleeping on it: spinning longer
-//! would cost little on an idle machine and a great deal on a busy one,
-//! where the two threads may share a core.
+//! listed anew) is the engine's alone. The thread waits for the next job
+//! by polling its channel a while, then sleeping on it.
 
 use crate::arch::grundy_pairs::{mark_splits, LaneSets, Part, LANES};
 use std::collections::VecDeque;
-use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError, TrySendError};
 use std::thread::JoinHandle;
 
 /// The heaps of a chunk.
@@ -40,6 +44,9 @@ pub(super) const CHUNK: u64 = 32;
 /// How many chunks ahead the thread works.
 const DEPTH: u64 = 4;
 
+/// The first part the thread takes at the start: the part at [`FAR`].
+const FIRST_SPLIT: usize = (FAR - LANES as u64) as usize;
+
 /// The least part the thread takes: the splits of chunk k + D with a part
 /// this large have their larger part before chunk k.
 pub(super) const FAR: u64 = (DEPTH + 1) * CHUNK + LANES as u64;
@@ -47,8 +54,8 @@ pub(super) const FAR: u64 = (DEPTH + 1) * CHUNK + LANES as u64;
 /// Blocks of eight heaps in a chunk.
 const BLOCKS: usize = (CHUNK / LANES as u64) as usize;
 
-/// Polls before a waiting side sleeps (about a microsecond).
-const SPINS: u32 = 400;
+/// Polls before the waiting thread sleeps (some microseconds).
+const SPINS: u32 = 300;
 
 /// How many parts the engine takes over when it had to wait, and gives
 /// back when it did not.
@@ -72,11 +79,14 @@ struct Job {
     first_part: usize,
     /// The value limit: the sets hold the values below it.
     limit: usize,
+    /// The generation of the parts.
+    generation: u64,
 }
 
 /// What the thread sends back: the sets of the blocks of a chunk.
 struct Gathered {
     chunk: u64,
+    generation: u64,
     /// The parts taken: `first_part` … `end` − 1.
     parts: (usize, usize),
     sets: Box<[LaneSets; BLOCKS]>,
@@ -85,11 +95,13 @@ struct Gathered {
 /// The engine's side of the thread.
 pub(super) struct Ahead {
     jobs: Option<SyncSender<Job>>,
-    gathered: Receiver<Gathered>,
+    gathered: Option<Receiver<Gathered>>,
     thread: Option<JoinHandle<()>>,
-    /// The sets of the current chunk, if they came.
+    /// The sets of the current chunk, if they came in time.
     current: Option<Gathered>,
-    /// The chunks asked for and not yet taken, in order.
+    /// Sets that came for chunks to come, in order.
+    early: VecDeque<Gathered>,
+    /// The chunks asked for whose turn has not come, in order.
     asked: VecDeque<u64>,
     /// The values handed over end before this heap.
     sent_values: u64,
@@ -99,6 +111,9 @@ pub(super) struct Ahead {
     ring: usize,
     /// The index of the first part the thread takes.
     split: usize,
+    /// Raised when the parts are listed anew: sets gathered from the
+    /// parts of an older generation are dropped.
+    generation: u64,
 }
 
 impl Ahead {
@@ -113,14 +128,16 @@ impl Ahead {
             .ok()?;
         Some(Ahead {
             jobs: Some(jobs),
-            gathered,
+            gathered: Some(gathered),
             thread: Some(thread),
             current: None,
+            early: VecDeque::new(),
             asked: VecDeque::new(),
             sent_values: 0,
             sent_parts: 0,
             ring,
-            split: (FAR - LANES as u64) as usize,
+            split: FIRST_SPLIT,
+            generation: 0,
         })
     }
 
@@ -129,38 +146,50 @@ impl Ahead {
     pub(super) fn forget_parts(&mut self) {
         self.sent_parts = 0;
         self.current = None;
-        while self.asked.pop_front().is_some() {
-            let _ = wait(&self.gathered);
-        }
-        self.split = (FAR - LANES as u64) as usize;
+        self.early.clear();
+        self.asked.clear();
+        self.split = FIRST_SPLIT;
+        self.generation += 1;
     }
 
     /// At the start of chunk `chunk` (a multiple of [`CHUNK`]): takes the
-    /// sets of this chunk if they were asked for, and asks for chunk
+    /// sets of this chunk if they came in time, and asks for chunk
     /// `chunk` + D·CHUNK, handing over `before`, the values that end before
-    /// `chunk`, and the `parts` not yet sent.
+    /// `chunk`, and the `parts` not yet sent. It never waits: a chunk whose
+    /// sets did not come is the engine's alone, and the thread is asked
+    /// for none while it is D chunks behind.
     pub(super) fn next_chunk(&mut self, chunk: u64, before: &[u16], parts: &[Part], limit: usize) {
-        self.current = None;
+        while let Some(gathered) = self.gathered.as_ref().and_then(|from| from.try_recv().ok()) {
+            if gathered.generation == self.generation {
+                self.early.push_back(gathered);
+            }
+        }
+        while self
+            .early
+            .front()
+            .is_some_and(|gathered| gathered.chunk < chunk)
+        {
+            self.early.pop_front();
+        }
+        self.current = match self
+            .early
+            .front()
+            .is_some_and(|gathered| gathered.chunk == chunk)
+        {
+            true => self.early.pop_front(),
+            false => None,
+        };
+        let mut was_asked = false;
         while let Some(&asked) = self.asked.front().filter(|&&asked| asked <= chunk) {
+            was_asked |= asked == chunk;
             self.asked.pop_front();
-            let Some((gathered, waited)) = wait(&self.gathered) else {
-                return;
-            };
-            self.split = match waited {
-                true => self.split + TAKE_OVER,
-                false => self.split.saturating_sub(GIVE_BACK),
-            }
-            .clamp((FAR - LANES as u64) as usize, parts.len());
-            if asked == chunk {
-                self.current = Some(gathered);
-            }
         }
-        if self.asked.len() as u64 >= DEPTH {
-            return;
-        }
-        let first_part = self.split.max((FAR - LANES as u64) as usize);
-        if parts.len() <= first_part {
-            return;
+        if was_asked {
+            self.split = match self.current.is_some() {
+                true => self.split.saturating_sub(GIVE_BACK),
+                false => self.split + TAKE_OVER,
+            }
+            .clamp(FIRST_SPLIT, parts.len().max(FIRST_SPLIT));
         }
         // The values since the last job, or the ring's whole content.
         let new = chunk.saturating_sub(self.sent_values) as usize;
@@ -177,17 +206,21 @@ impl Ahead {
             parts_from,
             parts: parts[parts_from..].to_vec(),
             chunk: ask,
-            first_part,
+            first_part: self.split,
             limit,
+            generation: self.generation,
         };
-        if self
-            .jobs
-            .as_ref()
-            .is_some_and(|jobs| jobs.send(job).is_ok())
-        {
-            self.asked.push_back(ask);
-            self.sent_values = chunk;
-            self.sent_parts = parts.len();
+        match self.jobs.as_ref().map(|jobs| jobs.try_send(job)) {
+            Some(Ok(())) => {
+                self.asked.push_back(ask);
+                self.sent_values = chunk;
+                self.sent_parts = parts.len();
+            }
+            // The thread is D chunks behind: it takes too many parts.
+            Some(Err(TrySendError::Full(_))) => {
+                self.split = (self.split + TAKE_OVER).min(parts.len().max(FIRST_SPLIT));
+            }
+            Some(Err(TrySendError::Disconnected(_))) | None => {}
         }
     }
 
@@ -203,27 +236,28 @@ impl Ahead {
 
 impl Drop for Ahead {
     fn drop(&mut self) {
-        // Closing the channel ends the thread.
+        // Closing both channels ends the thread, waiting or sending.
         self.jobs = None;
+        self.gathered = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
     }
 }
 
-/// The next item of `from`, and whether it had to wait for it: it spins a
-/// little first (a chunk takes microseconds, a sleep and wake-up through
-/// the kernel about as long), then sleeps. `None` when the other side is
-/// gone.
-fn wait<T>(from: &Receiver<T>) -> Option<(T, bool)> {
-    for spin in 0..SPINS {
+/// The next job of `from`: polled a while first (the engine asks every
+/// few microseconds, and a sleep and wake-up through the kernel cost
+/// about as much, on both sides), then slept for. `None` when the engine
+/// is gone.
+fn next_job(from: &Receiver<Job>) -> Option<Job> {
+    for _ in 0..SPINS {
         match from.try_recv() {
-            Ok(item) => return Some((item, spin > 0)),
+            Ok(job) => return Some(job),
             Err(TryRecvError::Disconnected) => return None,
             Err(TryRecvError::Empty) => std::hint::spin_loop(),
         }
     }
-    from.recv().ok().map(|item| (item, true))
+    from.recv().ok()
 }
 
 /// The thread: a copy of the last values and the parts, and the sets of
@@ -231,7 +265,7 @@ fn wait<T>(from: &Receiver<T>) -> Option<(T, bool)> {
 fn serve(jobs: Receiver<Job>, gathered: SyncSender<Gathered>, takes: Vec<u64>, ring: usize) {
     let mut copy = Copy::new(ring);
     let mut parts: Vec<Part> = Vec::new();
-    while let Some((job, _)) = wait(&jobs) {
+    while let Some(job) = next_job(&jobs) {
         if job.parts_from == 0 {
             copy = Copy::new(ring);
             copy.end = job.values_end - job.values.len() as u64;
@@ -276,6 +310,7 @@ fn gather(copy: &Copy, parts: &[Part], takes: &[u64], job: &Job) -> Gathered {
     }
     Gathered {
         chunk,
+        generation: job.generation,
         parts: (first_part, end),
         sets,
     }

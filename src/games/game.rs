@@ -153,10 +153,7 @@ impl Game {
     /// non-empty heaps: ⌊rest/2⌋, or ⌊(rest − 1)/2⌋ when the parts must be
     /// unequal (0 when there is no split).
     pub fn largest_smaller_part(&self, rest: u64) -> u64 {
-        match self.unequal_splits() {
-            true => rest.saturating_sub(1) / 2,
-            false => rest / 2,
-        }
+        largest_smaller_part(rest, self.unequal_splits())
     }
 
     /// The options of a heap of `heap` tokens, in the order of SPEC
@@ -308,6 +305,15 @@ impl HeapOptions<'_> {
             }
         };
         leave.map(|leave| Move { take, leave })
+    }
+}
+
+/// The largest smaller part of a split of `rest` tokens into two non-empty
+/// heaps, unequal ones when `unequal`.
+pub(crate) fn largest_smaller_part(rest: u64, unequal: bool) -> u64 {
+    match unequal {
+        true => rest.saturating_sub(1) / 2,
+        false => rest / 2,
     }
 }
 

@@ -57,7 +57,7 @@
 
 mod ahead;
 
-use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
+use super::game::{largest_smaller_part, LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
 use super::Game;
 use crate::arch::grundy_pairs::{
     mark_splits, scan_splits, LaneSets, Part, Targets, LANES, MAX_VALUES,
@@ -162,10 +162,7 @@ struct Takes {
 impl Takes {
     /// The largest smaller part of a split of `rest` tokens.
     fn largest_smaller(&self, rest: u64) -> u64 {
-        match self.unequal {
-            true => rest.saturating_sub(1) / 2,
-            false => rest / 2,
-        }
+        largest_smaller_part(rest, self.unequal)
     }
 
     /// Whether (part, rest − part) is a split, for part < rest.

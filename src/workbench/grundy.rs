@@ -234,10 +234,9 @@ impl Table {
                     grundy: *grundy,
                 })
                 .collect(),
-            frequencies: (0u16..)
-                .zip(&outcome.frequencies)
+            frequencies: (outcome.frequencies.iter().enumerate())
                 .filter(|&(_, &count)| count > 0)
-                .map(|(value, &count)| (value, count))
+                .map(|(value, &count)| (value as u16, count))
                 .collect(),
             rare: RareJson {
                 values: rare_values,

@@ -39,7 +39,7 @@
 //! assert_eq!(run.run(&mut Outputs::none(), &Control::default())?, Status::Done);
 //! let outcome = run.into_outcome();
 //! assert!(!outcome.all_kept);
-//! assert_eq!(outcome.rare.unwrap().last_rare_heap, Some(23_784));
+//! assert_eq!(outcome.rare.as_ref().unwrap().last_rare_heap, Some(23_784));
 //! let in_memory = Sequence::compute(&game, 100_000)?;
 //! assert_eq!(outcome.value(99_999), in_memory.value(99_999));
 //! # Ok::<(), nimstream::Error>(())

@@ -88,9 +88,9 @@ impl ValueStats {
         if mask == 0 {
             return None;
         }
-        let rare: Vec<u16> = (0u16..)
-            .zip(counts)
-            .filter(|&(value, &count)| count > 0 && (value & mask).count_ones().is_multiple_of(2))
+        let rare: Vec<u16> = (counts.iter().enumerate())
+            .map(|(value, &count)| (value as u16, count))
+            .filter(|&(value, count)| count > 0 && (value & mask).count_ones().is_multiple_of(2))
             .map(|(value, _)| value)
             .collect();
         let last_rare_heap = rare.iter().map(|&v| self.last_heap[usize::from(v)]).max();

@@ -104,7 +104,7 @@ for k in "${exponents[@]}"; do
         if [ "$k" = "${exponents[0]}" ]; then
             echo "   every value against ogsolve -p (untimed)" >&2
             "$ns" grundy "octal:$code" --max-values "$n" --values 0 --memory 64MiB \
-                --values-out "$work/$tag.ns.u16" >/dev/null
+                --values-out "$work/$tag.ns.u16" >/dev/null 2>&1 || true
             "$og" "$code" -m rc2 -n $((n - 1)) -p >"$work/$tag.og.values"
             all_values="$work/$tag"
         fi
@@ -114,7 +114,13 @@ import array, json, re, sys
 code, k, n, base, ns_s, ns_rss, rog_s, rog_rss, og_s, og_rss, all_values = sys.argv[1:]
 k, n = int(k), int(n)
 ns_s, rog_s, og_s = float(ns_s), float(rog_s), float(og_s)
-report = json.load(open(base + ".ns.json"))
+try:
+    report = json.load(open(base + ".ns.json"))
+except ValueError:
+    # A stop: the error names the heap.
+    stop = [l for l in open(base + ".ns.time") if l.startswith("error:")]
+    print(f"| octal:{code} | 2^{k} | {stop[0].strip() if stop else 'no report'} |")
+    sys.exit(0)
 computed = report["values_computed"]
 
 def frequencies_ns(power):

@@ -27,8 +27,13 @@
 //! speed. It is chosen as the M that makes the fewest heaps rare by the
 //! values' histogram (a Walsh–Hadamard transform of the histogram gives
 //! that count for every M at once), kept only when at most a quarter of
-//! the heaps are rare; its bits above the values seen are set, so that a
-//! new larger value, which comes as the mex of a common heap, is common.
+//! the heaps are rare; its bits that no value holds yet are set (those
+//! past the value limit, and of masks as good the largest is taken), so
+//! that a new larger value, which comes as the mex of a common heap, is
+//! common. (The mask matters more past memory, where it is no longer
+//! chosen again: on `octal:0.034` under `--memory 64MiB`, the smaller of
+//! two masks as good, frozen at heap 2^22, made the common value 13 rare,
+//! and the proof of heap 10,992,248 needed every split.)
 //! It is chosen again at doubling heap counts, and sooner when more than
 //! one new heap in 8 is rare (the values drift in games whose values
 //! grow); the histogram is halved at each choice, so recent heaps weigh
@@ -825,7 +830,8 @@ impl RareCommon {
 }
 
 /// The mask making the fewest heaps rare, by `counts` (a power-of-two
-/// length), or 0 when even that mask leaves more than a quarter rare.
+/// length), the largest of those if several do, or 0 when even that mask
+/// leaves more than a quarter rare.
 ///
 /// The transform F(M) = Σ_v counts\[v\]·(−1)^|v & M| gives, for every M at
 /// once, the rare heaps (total + F(M)) / 2.
@@ -842,11 +848,14 @@ pub(crate) fn best_mask(counts: &[u64]) -> u16 {
         width *= 2;
     }
     let total = transform[0];
+    // Of masks that make as few heaps rare, the largest: a bit that no
+    // value holds yet is then set, so that a value that comes to hold it
+    // (as the mex of a common heap) is common.
     let Some((mask, &least)) = transform
         .iter()
         .enumerate()
         .skip(1)
-        .min_by_key(|&(_, &sum)| sum)
+        .min_by_key(|&(mask, &sum)| (sum, std::cmp::Reverse(mask)))
     else {
         return 0;
     };
@@ -943,6 +952,9 @@ mod tests {
         assert_eq!(best_mask(&[1, 2, 50, 40]), 2);
         // Evenly spread values have no sparse split.
         assert_eq!(best_mask(&[10, 10, 10, 10]), 0);
+        // No value holds bit 0: masks 2 and 3 make as few rare, and 3
+        // makes a value 1 or 3, should one come, common.
+        assert_eq!(best_mask(&[1, 0, 50, 0]), 3);
         assert_eq!(best_mask(&[5]), 0);
     }
 

@@ -20,6 +20,9 @@
 //! thread (the machine is shared) costs the engine nothing but the parts
 //! it takes back; at worst the run goes as fast as on one thread.
 //!
+//! The thread runs at a lower priority (nice 10): on an idle core it goes
+//! as fast, and on a busy machine it does not take the engine's share.
+//!
 //! **Balance.** The engine's own work (each heap's walk, its splits below
 //! 8) is fixed; the parts are shared. The split point starts at FAR and
 //! moves: the engine takes more parts each time a chunk's sets were late,
@@ -263,6 +266,7 @@ fn next_job(from: &Receiver<Job>) -> Option<Job> {
 /// The thread: a copy of the last values and the parts, and the sets of
 /// each chunk asked for.
 fn serve(jobs: Receiver<Job>, gathered: SyncSender<Gathered>, takes: Vec<u64>, ring: usize) {
+    yield_to_others();
     let mut copy = Copy::new(ring);
     let mut parts: Vec<Part> = Vec::new();
     while let Some(job) = next_job(&jobs) {
@@ -279,6 +283,21 @@ fn serve(jobs: Receiver<Job>, gathered: SyncSender<Gathered>, takes: Vec<u64>, r
         if gathered.send(result).is_err() {
             return;
         }
+    }
+}
+
+/// Lowers the calling thread's priority (nice 10): on an idle core the
+/// thread runs as fast, and on a busy machine it takes little from the
+/// engine's thread or anyone else's (its work is only a help: the engine
+/// does what is late itself). Linux sets a nice value per thread.
+fn yield_to_others() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` has no preconditions; `setpriority` on this thread's
+    // id only lowers its own priority, which any thread may do. A failure
+    // leaves the priority as it was.
+    unsafe {
+        let thread = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, 10);
     }
 }
 

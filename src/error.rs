@@ -33,6 +33,12 @@ pub enum Error {
     /// A self-check failed: `verify` found the analyzer disagreeing with
     /// the game-tree search, or a strategy in `play` chose an illegal move.
     Check(String),
+    /// A computation stopped where going on would need what it no longer
+    /// keeps (a proof of a value past `grundy --memory`).
+    Stopped(String),
+    /// Ctrl-C ended a run that saved its state to go on later (exit
+    /// status 130).
+    Interrupted(String),
 }
 
 /// A parse failure inside a format module, before the file name and the
@@ -78,11 +84,13 @@ fn describe_byte(byte: u8) -> String {
 }
 
 impl Error {
-    /// The process exit status for this error: 2 for usage, 1 otherwise.
+    /// The process exit status for this error: 2 for usage, 130 for an
+    /// interrupt, 1 otherwise.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Usage(_) => 2,
-            Error::Input { .. } | Error::Io { .. } | Error::Check(_) => 1,
+            Error::Interrupted(_) => 130,
+            Error::Input { .. } | Error::Io { .. } | Error::Check(_) | Error::Stopped(_) => 1,
         }
     }
 
@@ -126,7 +134,10 @@ impl fmt::Display for Error {
                 message,
             } => write!(f, "{path}: offset {offset}: {message}"),
             Error::Io { path, source } => write!(f, "{path}: {}", io_reason(source)),
-            Error::Usage(message) | Error::Check(message) => f.write_str(message),
+            Error::Usage(message)
+            | Error::Check(message)
+            | Error::Stopped(message)
+            | Error::Interrupted(message) => f.write_str(message),
         }
     }
 }

@@ -20,6 +20,9 @@
 //!   and AVX-512).
 //! * [`grundy_words`]: the Grundy values of raw arrays' elements, from a
 //!   table or modulo its period, XORed (AVX2, AVX-512 IFMA).
+//! * [`grundy_pairs`]: the values of a heap's splits, eight heaps at once
+//!   against a list of parts, and the walk of one heap's splits striking
+//!   values off a target set (AVX-512, VBMI).
 //! * [`xor_limbs`]: one limb slice XORed into another, with one loop exit
 //!   (AVX-512).
 //! * [`short_tokens`]: the short tokens of the text formats parsed 64
@@ -53,6 +56,7 @@
 //! [`digits`]: crate::arch::digits
 //! [`columns`]: crate::arch::columns
 //! [`grundy_words`]: crate::arch::grundy_words
+//! [`grundy_pairs`]: crate::arch::grundy_pairs
 //! [`raw_sums`]: crate::arch::raw_sums
 //! [`xor_limbs`]: crate::arch::xor_limbs
 //! [`short_tokens`]: crate::arch::short_tokens
@@ -63,6 +67,7 @@
 
 pub mod columns;
 pub mod digits;
+pub mod grundy_pairs;
 pub mod grundy_words;
 pub mod hex_pack;
 pub mod raw_sums;

@@ -80,7 +80,7 @@ pub(super) fn parse_format_choice(text: &str) -> Result<FormatChoice, String> {
 }
 
 /// Parses `-j`: a whole number of threads, at least 1.
-fn parse_threads(text: &str) -> Result<u64, String> {
+pub(super) fn parse_threads(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(0) => Err("at least 1 thread is needed".to_string()),
         Ok(n) => Ok(n),

@@ -1,11 +1,15 @@
 //! The heap games of SPEC section 8 — Nim, subtraction games and octal
-//! (take-and-break) games — with their canonical strings and the options
-//! of a heap, in the order the move rule searches them.
+//! (take-and-break) games — and Grundy's game (SPEC section 13), with
+//! their canonical strings and the options of a heap, in the order the
+//! move rule searches them.
 //!
 //! A subtraction game `sub:S` is the octal game whose digit is 3 at each
 //! t ∈ S (take t, leave nothing or one heap), so past parsing and printing
 //! the code treats both through one list of take rules, [`Game::take_rules`].
-//! Nim has no finite list (any t may be taken) and is handled on its own.
+//! Grundy's game is the octal game `4.` (split a heap in two without
+//! taking) with the splits into equal parts left out: the same list, one
+//! rule, and [`Game::unequal_splits`]. Nim has no finite list (any t may
+//! be taken) and is handled on its own.
 
 use super::GameError;
 use std::fmt;
@@ -35,6 +39,7 @@ const SUBTRACTION_DIGIT: u8 = LEAVE_NOTHING | LEAVE_ONE;
 /// assert_eq!(sub.to_string(), "sub:1,3,4");
 /// assert_eq!(sub.max_take(), Some(4));
 /// assert!("sub:1,0".parse::<Game>().is_err());
+/// assert_eq!("grundys-game".parse::<Game>()?, Game::Grundy);
 /// # Ok::<(), nimstream::games::GameError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +51,8 @@ pub enum Game {
     Subtraction(Vec<u16>),
     /// An octal (take-and-break) game.
     Octal(OctalCode),
+    /// Grundy's game: split one heap into two unequal non-empty heaps.
+    Grundy,
 }
 
 /// An octal game's code `d0.d1…dk`: d0 is 0 (a `0.` code) or 4 (a `4.`
@@ -123,6 +130,7 @@ impl Game {
             Game::Nim => None,
             Game::Subtraction(set) => set.last().map(|&t| u64::from(t)),
             Game::Octal(code) => Some(code.digits.len() as u64 - 1),
+            Game::Grundy => Some(0),
         }
     }
 
@@ -131,8 +139,21 @@ impl Game {
     pub fn splits(&self) -> bool {
         match self {
             Game::Octal(code) => code.digits.iter().any(|d| d & LEAVE_TWO != 0),
+            Game::Grundy => true,
             Game::Nim | Game::Subtraction(_) => false,
         }
+    }
+
+    /// Whether a split must leave two unequal heaps (Grundy's game).
+    pub fn unequal_splits(&self) -> bool {
+        *self == Game::Grundy
+    }
+
+    /// The largest smaller part of a split of `rest` tokens into two
+    /// non-empty heaps: ⌊rest/2⌋, or ⌊(rest − 1)/2⌋ when the parts must be
+    /// unequal (0 when there is no split).
+    pub fn largest_smaller_part(&self, rest: u64) -> u64 {
+        largest_smaller_part(rest, self.unequal_splits())
     }
 
     /// The options of a heap of `heap` tokens, in the order of SPEC
@@ -175,6 +196,7 @@ impl Game {
                     .filter(|&(_, digit)| digit != 0)
                     .collect(),
             ),
+            Game::Grundy => Some(vec![(0, LEAVE_TWO)]),
         }
     }
 
@@ -191,6 +213,7 @@ impl Game {
                 .ok()
                 .and_then(|i| code.digits.get(i))
                 .map(|&digit| (index, digit)),
+            Game::Grundy => (index == 0).then_some((0, LEAVE_TWO)),
         }
     }
 }
@@ -267,7 +290,9 @@ impl HeapOptions<'_> {
                 self.step = Step::Two { smaller: 1 };
                 (digit & LEAVE_ONE != 0 && left > 0).then_some(Leave::One(left))
             }
-            Step::Two { smaller } if digit & LEAVE_TWO != 0 && smaller <= left / 2 => {
+            Step::Two { smaller }
+                if digit & LEAVE_TWO != 0 && smaller <= self.game.largest_smaller_part(left) =>
+            {
                 self.step = Step::Two {
                     smaller: smaller + 1,
                 };
@@ -280,6 +305,15 @@ impl HeapOptions<'_> {
             }
         };
         leave.map(|leave| Move { take, leave })
+    }
+}
+
+/// The largest smaller part of a split of `rest` tokens into two non-empty
+/// heaps, unequal ones when `unequal`.
+pub(crate) fn largest_smaller_part(rest: u64, unequal: bool) -> u64 {
+    match unequal {
+        true => rest.saturating_sub(1) / 2,
+        false => rest / 2,
     }
 }
 
@@ -330,12 +364,13 @@ impl FromStr for OctalCode {
 impl FromStr for Game {
     type Err = GameError;
 
-    /// Parses `nim`, `sub:S`, `octal:D` or an alias (`kayles`,
-    /// `dawsons-kayles`, `dawsons-chess`).
+    /// Parses `nim`, `sub:S`, `octal:D`, `grundys-game` or an alias
+    /// (`kayles`, `dawsons-kayles`, `dawsons-chess`).
     fn from_str(name: &str) -> Result<Game, GameError> {
         let octal = |code: &str| code.parse().map(Game::Octal);
         match name {
             "nim" => Ok(Game::Nim),
+            "grundys-game" => Ok(Game::Grundy),
             "kayles" => octal("0.77"),
             "dawsons-kayles" => octal("0.07"),
             "dawsons-chess" => octal("0.137"),
@@ -348,7 +383,7 @@ impl FromStr for Game {
                     Err(GameError::new(format!(
                         "unknown game `{name}`: expected `nim`, `sub:S` (e.g. `sub:1,3,4`), \
                          `octal:0.d…` or `octal:4.d…` (e.g. `octal:0.77`), `kayles`, \
-                         `dawsons-kayles` or `dawsons-chess`"
+                         `dawsons-kayles`, `dawsons-chess` or `grundys-game`"
                     )))
                 }
             }
@@ -367,8 +402,8 @@ impl fmt::Display for OctalCode {
 }
 
 impl fmt::Display for Game {
-    /// The canonical string: `nim`, `sub:` with the set ascending, or
-    /// `octal:` with the code (aliases resolved).
+    /// The canonical string: `nim`, `sub:` with the set ascending,
+    /// `octal:` with the code (aliases resolved), or `grundys-game`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Game::Nim => f.write_str("nim"),
@@ -378,6 +413,7 @@ impl fmt::Display for Game {
                 f.write_str(&list.join(","))
             }
             Game::Octal(code) => write!(f, "octal:{code}"),
+            Game::Grundy => f.write_str("grundys-game"),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Impartial heap games beyond Nim (SPEC section 8): the games, their
 //! Grundy value sequences with proven periods, and the first option of a
-//! heap of any size that has a given value.
+//! heap of any size that has a given value; and the sequences computed
+//! past memory (SPEC section 13, [`stream`]).
 //!
 //! The data flows [`Game`] (parsed from `nim`, `sub:S`, `octal:D` or an
 //! alias) → [`Sequence::compute`] (the values g(0), g(1), … until a period
@@ -13,7 +14,9 @@
 //! - `period.rs`: the search for the least proven period;
 //! - `moves.rs`: the first option with a given value;
 //! - `residue.rs`: a heap's residue modulo the period, in every encoding,
-//!   as its digits stream by, and the parts a move leaves on a huge heap.
+//!   as its digits stream by, and the parts a move leaves on a huge heap;
+//! - [`stream`]: the sequence computed as a stream, keeping a prefix and
+//!   the last values, with its outputs and checkpoints.
 
 mod error;
 mod game;
@@ -23,6 +26,7 @@ mod period;
 mod rare_common;
 pub mod residue;
 mod sequence;
+pub mod stream;
 #[cfg(test)]
 mod tests;
 

@@ -18,7 +18,8 @@
 //! So the first a with a given value, if any, is below p + q, and the
 //! search looks at a = 1 … min(m/2, p + q − 1). Without a proven period
 //! it looks at all of 1 … m/2, from the table. The argument holds for any
-//! test of the two parts' values, not only their XOR.
+//! test of the two parts' values, not only their XOR. (In Grundy's game
+//! a ≠ m − a: the pair (a', m − a') above is unequal too, and a < m/2.)
 
 use super::game::{LEAVE_NOTHING, LEAVE_ONE, LEAVE_TWO};
 use super::Sequence;
@@ -250,7 +251,10 @@ impl Heap<'_> {
             .period()
             .map_or(u64::MAX, |period| period.preperiod + period.period - 1);
         let last = match rest {
-            PartSize::Exact(size) => (size / 2).min(window),
+            PartSize::Exact(size) => {
+                let largest = self.sequence.game().largest_smaller_part(size);
+                largest.min(window)
+            }
             PartSize::HeapMinus(_) => window,
         };
         (1..=last).find_map(|smaller| {

@@ -8,7 +8,7 @@
 //! table is 0, 1, … up to 65,535 and it has no period.
 
 use super::period::PeriodSearch;
-use super::rare_common::ValueEngine;
+use super::rare_common::{Shortfall, ValueEngine};
 use super::{Game, GameError};
 
 /// The most values a table holds: a period check indexes values with
@@ -53,12 +53,9 @@ impl Sequence {
     /// # Ok::<(), nimstream::games::GameError>(())
     /// ```
     pub fn compute(game: &Game, max_values: u64) -> Result<Sequence, GameError> {
-        let wanted = max_values.min(MAX_VALUES) as usize;
-        let (values, period) = match (game.take_rules(), game.max_take()) {
-            (Some(rules), Some(max_take)) => {
-                let search = PeriodSearch::new(max_take, game.splits());
-                values_until_period(&rules, search, wanted)?
-            }
+        let wanted = max_values.min(MAX_VALUES);
+        let (values, period) = match (ValueEngine::for_game(game), PeriodSearch::for_game(game)) {
+            (Some(engine), Some(search)) => values_until_period(engine, search, wanted)?,
             _ => (
                 (0..max_values.min(NIM_VALUES)).map(|h| h as u16).collect(),
                 None,
@@ -133,22 +130,38 @@ impl Sequence {
     }
 }
 
-/// Computes values with `rules` until `search` proves a period or `wanted`
-/// values exist.
+/// Computes values with `engine` until `search` proves a period or
+/// `wanted` values exist.
 fn values_until_period(
-    rules: &[(u64, u8)],
+    mut engine: ValueEngine,
     mut search: PeriodSearch,
-    wanted: usize,
+    wanted: u64,
 ) -> Result<(Vec<u16>, Option<Period>), GameError> {
-    let mut engine = ValueEngine::new(rules);
-    while engine.values().len() < wanted {
-        engine.push_next()?;
-        let known = engine.values().len();
+    let mut values: Vec<u16> = Vec::new();
+    while (values.len() as u64) < wanted {
+        let heap = values.len() as u64;
+        let value = engine.next_value(&values[..]).map_err(too_large)?;
+        values.push(value);
+        engine.record(heap, value, Some(&values));
+        let known = heap + 1;
         if search.is_due(known) || known == wanted {
-            if let Some(period) = search.check(engine.values()) {
-                return Ok((engine.into_values(), Some(period)));
+            if let Some(period) = search.check(&values) {
+                return Ok((values, Some(period)));
             }
         }
     }
-    Ok((engine.into_values(), None))
+    Ok((values, None))
+}
+
+/// The error of a shortfall: in memory, a value past 65,535 (every value
+/// is kept, so no proof lacks one).
+fn too_large(shortfall: Shortfall) -> GameError {
+    match shortfall {
+        Shortfall::TooLarge { heap } => GameError::new(format!(
+            "the Grundy value of heap {heap} is past 65535, the largest value a table holds"
+        )),
+        Shortfall::Forgotten { heap, needs } => GameError::new(format!(
+            "the proof of heap {heap} needs the value of heap {needs}, which is not kept"
+        )),
+    }
 }

@@ -5,9 +5,10 @@
 use super::rare_common::ValueEngine;
 use super::*;
 
-/// Games with splits, without, with `4.` codes, subtraction games; some
-/// with a period proven early, some (0.6, 0.51) with none for long.
-const GAMES: [&str; 16] = [
+/// Games with splits, without, with `4.` codes, subtraction games, Grundy's
+/// game; some with a period proven early, some (0.6, 0.51, 0.161, Grundy's
+/// game) with none for long.
+pub(crate) const GAMES: [&str; 18] = [
     "kayles",
     "dawsons-kayles",
     "dawsons-chess",
@@ -24,14 +25,16 @@ const GAMES: [&str; 16] = [
     "sub:1,3,4",
     "sub:2,5,7",
     "sub:3,1,9,4",
+    "octal:0.161",
+    "grundys-game",
 ];
 
-fn game(name: &str) -> Game {
+pub(crate) fn game(name: &str) -> Game {
     name.parse().expect(name)
 }
 
 /// g(0) … g(count − 1) by the plain mex over `Game::options`.
-fn mex_values(game: &Game, count: usize) -> Vec<u16> {
+pub(crate) fn mex_values(game: &Game, count: usize) -> Vec<u16> {
     let mut values: Vec<u16> = Vec::with_capacity(count);
     for heap in 0..count as u64 {
         let mut seen = vec![false; 1 << 16];
@@ -53,13 +56,23 @@ fn option_value(values: &[u16], option: Move) -> u16 {
     }
 }
 
-/// g(0) … g(count − 1) by the engine, with no period search.
+/// g(0) … g(count − 1) by the engine on one thread, with no period
+/// search.
 fn engine_values(game: &Game, count: usize) -> Vec<u16> {
-    let mut engine = ValueEngine::new(&game.take_rules().unwrap());
-    while engine.values().len() < count {
-        engine.push_next().unwrap();
+    engine_values_on(game, count, 1)
+}
+
+/// g(0) … g(count − 1) by the engine on `threads` threads.
+fn engine_values_on(game: &Game, count: usize, threads: usize) -> Vec<u16> {
+    let mut engine = ValueEngine::for_game(game).unwrap();
+    engine.set_threads(threads);
+    let mut values = Vec::with_capacity(count);
+    while values.len() < count {
+        let value = engine.next_value(&values[..]).unwrap();
+        values.push(value);
+        engine.record(values.len() as u64 - 1, value, Some(&values));
     }
-    engine.into_values()
+    values
 }
 
 /// The least (q, then p) period that `values` prove, found by trying every
@@ -72,9 +85,10 @@ fn proven_by_trial(game: &Game, values: &[u16]) -> Option<Period> {
         while start > 1 && values[(start - 1) as usize] == values[(start - 1 + q) as usize] {
             start -= 1;
         }
-        let needed = match game.splits() {
-            true => 2 * start + 2 * q + k,
-            false => start + q + k,
+        let needed = match (game.splits(), game.unequal_splits()) {
+            (_, true) => 2 * start + 3 * q + k,
+            (true, false) => 2 * start + 2 * q + k,
+            (false, false) => start + q + k,
         };
         (needed <= n).then(|| Period {
             preperiod: if start == 1 && values[q as usize] == values[0] {
@@ -234,6 +248,26 @@ fn the_engine_agrees_with_the_plain_mex_on_many_split_takes() {
     // again and again.
     let game = game(&format!("octal:4.{}", "7".repeat(32)));
     assert_eq!(engine_values(&game, 1200), mex_values(&game, 1200));
+}
+
+#[test]
+fn a_second_thread_gathering_splits_ahead_changes_no_value() {
+    // Past 4,096 heaps the second thread takes the parts of the blocks
+    // beyond 328 (the rare heaps of 0.161 reach 23,784; Grundy's game's
+    // values grow, and its rare heaps keep coming).
+    let count = if cfg!(debug_assertions) {
+        12_000
+    } else {
+        200_000
+    };
+    for name in ["octal:0.161", "grundys-game", "octal:0.16"] {
+        let game = game(name);
+        assert_eq!(
+            engine_values_on(&game, count, 2),
+            engine_values_on(&game, count, 1),
+            "{name}"
+        );
+    }
 }
 
 #[test]

@@ -121,7 +121,7 @@ impl Quotient {
     /// kinds of heaps; [`DEFAULT_WORK`] is a few seconds), so that a game
     /// whose quotient grows fast stops in a time known in advance.
     pub fn compute_within(game: &Game, max_heap: u64, work: u64) -> Result<Quotient, GameError> {
-        let (Some(max_take), Some(_)) = (game.max_take(), game.take_rules()) else {
+        let (Some(_), Some(_)) = (game.max_take(), game.take_rules()) else {
             return Err(GameError::new(format!(
                 "misère quotients are for games whose moves take at most k tokens, not {game}"
             )));
@@ -129,7 +129,9 @@ impl Quotient {
         let max_heap = max_heap.min(MAX_HEAPS);
         let mut build = Build::new(game);
         let mut work = work;
-        let (stop, period) = extend_until(&mut build, max_take, game.splits(), max_heap, &mut work);
+        let search =
+            PeriodSearch::for_game(game).expect("a game whose moves take at most k tokens");
+        let (stop, period) = extend_until(&mut build, search, max_heap, &mut work);
         let presented = present(&build.table, &build.pretending);
         let number = |class: u16| presented.number[class as usize];
         let mut p_portion = vec![false; presented.table.order()];
@@ -260,19 +262,19 @@ impl Quotient {
 
 /// Adds heaps to `build` until a period is proven, `max_heap` heaps are
 /// in, or a heap is refused. A heap that extends the quotient can change
-/// the classes of the smaller heaps, and the period search starts again.
+/// the classes of the smaller heaps, and the period search starts again
+/// (from `fresh`).
 fn extend_until(
     build: &mut Build,
-    max_take: u64,
-    splits: bool,
+    fresh: PeriodSearch,
     max_heap: u64,
     work: &mut u64,
 ) -> (Stop, Option<Period>) {
-    let mut search = PeriodSearch::new(max_take, splits);
+    let mut search = fresh.clone();
     while build.heaps() < max_heap {
         match build.push(MAX_ORDER, MAX_PROOF_STATES, work) {
             Ok(Added::ByOptions) => {}
-            Ok(Added::Extended) => search = PeriodSearch::new(max_take, splits),
+            Ok(Added::Extended) => search = fresh.clone(),
             Err(blocked) => {
                 let stop = match blocked {
                     Blocked::Unproven => Stop::Unproven,
@@ -284,7 +286,7 @@ fn extend_until(
                 return (stop, None);
             }
         }
-        if search.is_due(build.pretending.len()) || build.heaps() == max_heap {
+        if search.is_due(build.pretending.len() as u64) || build.heaps() == max_heap {
             if let Some(found) = search.check(&build.pretending) {
                 return (Stop::Proven, Some(found));
             }

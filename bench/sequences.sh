@@ -33,7 +33,7 @@ exponents=("$@")
 [ ${#exponents[@]} -gt 0 ] || exponents=(24 26)
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 results="$repo/bench/RESULTS.md"
-peer_source="$repo/../shared/peers/octal-rogalski"
+peer_source=${PEER_SOURCE:-$repo/../shared/peers/octal-rogalski}
 # shellcheck source=bench/sections.sh
 . "$repo/bench/sections.sh"
 lock=/tmp/nimstream-bench.lock

@@ -38,8 +38,8 @@ impl Game {
     /// The table, recomputed with at least `n` values when it has fewer
     /// and no period gives the rest (as `grundy --values N` does).
     fn table_for(&mut self, py: Python<'_>, n: u64) -> PyResult<&Table> {
-        let short =
-            self.table.sequence().period().is_none() && self.table.sequence().values_computed() < n;
+        let outcome = self.table.outcome();
+        let short = outcome.period.is_none() && outcome.values_computed < n;
         if short {
             let max_values = self.max_values.max(n);
             let game = self.game.clone();
@@ -73,15 +73,12 @@ impl Game {
     /// How many values were computed.
     #[getter]
     fn values_computed(&self) -> u64 {
-        self.table.sequence().values_computed()
+        self.table.outcome().values_computed
     }
 
     /// (preperiod, period), or `None` when none was proven.
     fn period(&self) -> Option<(u64, u64)> {
-        self.table
-            .sequence()
-            .period()
-            .map(|p| (p.preperiod, p.period))
+        self.table.outcome().period.map(|p| (p.preperiod, p.period))
     }
 
     /// g(0), …, g(n − 1) as a numpy array of uint16.

@@ -191,8 +191,10 @@ class Game:
         return self._native.period()
 
     def values(self, n: int) -> numpy.ndarray:
-        """g(0), ..., g(n - 1) as a numpy array of uint16 (computed further
-        when needed, as ``grundy --values n``)."""
+        """g(0), ..., g(n - 1) as a numpy array of uint16. With no period
+        proven, values past those computed are computed now, as
+        ``grundy --max-values n`` would (the CLI's ``--values`` shows at most
+        ``--max-values``)."""
         return self._native.values(n)
 
     def value(self, h: int) -> int:

@@ -81,7 +81,8 @@ impl Game {
         self.table.outcome().period.map(|p| (p.preperiod, p.period))
     }
 
-    /// g(0), …, g(n − 1) as a numpy array of uint16.
+    /// g(0), …, g(n − 1) as a numpy array of uint16, computing past
+    /// `max_values` when no period is proven within it.
     fn values<'py>(&mut self, py: Python<'py>, n: u64) -> PyResult<Bound<'py, PyArray1<u16>>> {
         let shown = usize::try_from(n).map_err(|_| usage("n is too large"))?;
         let values = self.table_for(py, n)?.first_values(shown);
@@ -99,7 +100,7 @@ impl Game {
     /// `grundy GAME --values n --heap H… --json`, as text.
     #[pyo3(signature = (values=120, heaps=Vec::new()))]
     fn grundy_json(
-        &mut self,
+        &self,
         py: Python<'_>,
         values: u64,
         heaps: Vec<Bound<'_, PyAny>>,
@@ -116,7 +117,8 @@ impl Game {
                 Ok((decimal, value))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        Ok(self.table_for(py, values)?.json(shown, &heaps))
+        // As the CLI: the values shown stop at those computed.
+        Ok(self.table.json(shown, &heaps))
     }
 
     fn __repr__(&self) -> String {

@@ -37,10 +37,15 @@ def test_games_as_grundy_json(cli, name):
 
 
 def test_game_values_past_max_values_are_computed_as_the_cli(cli):
-    # Too few values for a period: values(n) computes more, as --values does.
+    # Too few values for a period: the report shows those computed, as the
+    # CLI's does; values(n) computes more, as --max-values n would.
     game = nimstream.Game("octal:0.16", max_values=50)
     assert game.period() is None and game.values_computed == 50
-    expected = cli.json("grundy", "octal:0.16", "--max-values", 50, "--values", 400, "--json")
+    shown = cli.json("grundy", "octal:0.16", "--max-values", 50, "--values", 400, "--json")
+    assert len(shown["values"]) == 50
+    assert without(game.to_dict(400), "seconds", "values_per_second") == without(
+        shown, "seconds", "values_per_second")
+    expected = cli.json("grundy", "octal:0.16", "--max-values", 400, "--values", 400, "--json")
     assert game.values(400).tolist() == expected["values"]
     with pytest.raises(nimstream.UsageError, match="past the"):
         nimstream.Game("octal:0.16", max_values=50).value(10**6)

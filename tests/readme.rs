@@ -457,7 +457,8 @@ fn outside_fences(text: &str) -> Vec<&str> {
 /// The anchors of the headings of a Markdown `text`, a repeated one
 /// numbered `-1`, `-2`, … as GitHub does.
 fn anchors(text: &str) -> Vec<String> {
-    let mut found: Vec<String> = Vec::new();
+    let mut bases: Vec<String> = Vec::new();
+    let mut found = Vec::new();
     for line in outside_fences(text) {
         let Some(heading) = line.strip_prefix('#') else {
             continue;
@@ -467,20 +468,12 @@ fn anchors(text: &str) -> Vec<String> {
             continue;
         }
         let base = anchor(heading);
-        let repeats = found
-            .iter()
-            .filter(|seen| {
-                **seen == base
-                    || seen
-                        .strip_prefix(&format!("{base}-"))
-                        .is_some_and(|n| n.parse::<u32>().is_ok())
-            })
-            .count();
-        found.push(if repeats == 0 {
-            base
-        } else {
-            format!("{base}-{repeats}")
+        let repeats = bases.iter().filter(|seen| **seen == base).count();
+        found.push(match repeats {
+            0 => base.clone(),
+            n => format!("{base}-{n}"),
         });
+        bases.push(base);
     }
     found
 }

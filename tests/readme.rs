@@ -221,12 +221,15 @@ fn json_mismatch(quoted: &str, printed: &str) -> Option<String> {
 /// The block as it should now read (for `README_BLESS`): what was printed,
 /// after the quoted commands (`$ …`). A JSON block that holds the printed
 /// value is kept as it is laid out; one that does not becomes the printed
-/// line.
+/// line. A figure is what its script prints, whole (fences and commands
+/// shown included).
 fn blessed(kind: &str, body: &[&str], printed: &str) -> Vec<String> {
     if kind == "json" && json_mismatch(&body.join("\n"), printed).is_none() {
         return body.iter().map(|line| line.to_string()).collect();
     }
-    let kept_commands = body.iter().filter(|line| line.starts_with("$ "));
+    let kept_commands = body
+        .iter()
+        .filter(|line| kind != "figure" && line.starts_with("$ "));
     let printed = printed.trim_end_matches('\n').lines().map(str::to_string);
     kept_commands
         .map(|line| line.to_string())
@@ -297,6 +300,15 @@ fn measurement_lines_are_compared_without_their_numbers() {
     assert_eq!(comparable("nim-sum  2 = 0b10"), "nim-sum  2 = 0b10");
     assert!(mismatch("text", &["winner  first"], "winner  second\n").is_some());
     assert!(mismatch("text", &["$ nimstream x", "a"], "a\n").is_none());
+    assert_eq!(
+        blessed("text", &["$ nimstream x", "b"], "a\n"),
+        ["$ nimstream x", "a"]
+    );
+    let figure = ["```text", "$ nimstream x", "b", "```"];
+    assert_eq!(
+        blessed("figure", &figure, "```text\n$ nimstream x\na\n```\n"),
+        ["```text", "$ nimstream x", "a", "```"]
+    );
 }
 
 /// The body of the first fenced block after the line that starts with

@@ -7,6 +7,7 @@
 use crate::run::{abandonable, interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
 use crate::sources::{ints_as_nimb, magnitude_of, IntMagnitude};
+use nimstream::games::misere::{Quotient, DEFAULT_MAX_HEAP};
 use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
 use nimstream::output::AtomicFile;
 use nimstream::sharded::{self, Outcome};
@@ -15,6 +16,7 @@ use nimstream::workbench::convert::{convert as workbench_convert, Input as Conve
 use nimstream::workbench::encode::Magnitude;
 use nimstream::workbench::gen::{self, Amount, BitRange, GenOptions, Kind};
 use nimstream::workbench::grundy::Table;
+use nimstream::workbench::grundy_misere;
 use nimstream::{Cancel, Format, Options, DEFAULT_MAX_VALUES};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
@@ -22,6 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// A heap game and its value sequence, computed until a period is proven
 /// or `max_values` values exist (off the GIL; Ctrl-C returns at once, the
@@ -119,6 +122,19 @@ impl Game {
             .collect::<PyResult<Vec<_>>>()?;
         // As the CLI: the values shown stop at those computed.
         Ok(self.table.json(shown, &heaps))
+    }
+
+    /// `grundy GAME --rule misere --max-heap N --json`, as text: the
+    /// misère quotient of heaps up to the period's proof (off the GIL).
+    #[pyo3(signature = (max_heap=DEFAULT_MAX_HEAP))]
+    fn misere_json(&self, py: Python<'_>, max_heap: u64) -> PyResult<String> {
+        let game = self.game.clone();
+        let started = Instant::now();
+        let quotient = abandonable(py, move || Ok(Quotient::compute(&game, max_heap)?))?;
+        Ok(grundy_misere::json(
+            &quotient,
+            started.elapsed().as_secs_f64(),
+        ))
     }
 
     fn __repr__(&self) -> String {

@@ -80,7 +80,13 @@ impl MemoryBudget {
         let one_pass = one_pass || input.len.is_none();
         let window_limbs = self.window_limbs(input.len);
         let (window_bits, counting) = match (input.len, one_pass) {
-            (None, _) => (self.stream_window_bits(), Counting::Every),
+            (None, _) => {
+                let lean = match self {
+                    MemoryBudget::Log => true,
+                    MemoryBudget::Bytes(bytes) => bytes < Self::ONE_PASS_MIN_BYTES,
+                };
+                (self.stream_window_bits(), Counting::Every { lean })
+            }
             (Some(_), true) => (64 * window_limbs, Counting::Top { lean: false }),
             (Some(_), false) if input.format.raw_width().is_some() => {
                 (64 * window_limbs, Counting::Off)
@@ -190,8 +196,10 @@ pub(crate) struct Shape {
 /// [`super::holder_counts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Counting {
-    /// Every position: a stream cannot be read again.
-    Every,
+    /// Every position: a stream cannot be read again. `lean`: without
+    /// staging heaps for the carry-save tree, which takes 64 bytes more a
+    /// limb position; under `log` and small budgets.
+    Every { lean: bool },
     /// The top positions; the rest is counted again if the msb lies there.
     /// `lean`: without the AVX-512 column loop, whose state takes about 4
     /// KiB more a position; for the windowed passes, where that would be
@@ -330,8 +338,10 @@ mod tests {
         for budget in [MemoryBudget::Log, MemoryBudget::Bytes(64)] {
             let plan = budget.plan(&shape(None, Format::Hex));
             assert!(plan.one_pass);
-            assert_eq!(plan.counting, Counting::Every);
+            assert_eq!(plan.counting, Counting::Every { lean: true });
         }
+        let roomy = MemoryBudget::Bytes(1 << 30).plan(&shape(None, Format::Hex));
+        assert_eq!(roomy.counting, Counting::Every { lean: false });
         let log = MemoryBudget::Log.plan(&shape(None, Format::Bits));
         assert_eq!(log.window_bits, 4096);
         assert_eq!(

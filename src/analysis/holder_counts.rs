@@ -5,8 +5,9 @@
 //! Two ways, by what a second look at the input costs:
 //!
 //! - [`BitCounts`] counts every position exactly (bit-sliced counters,
-//!   log₂ of the heap count planes per limb). A stream can only be read
-//!   once, so it needs them.
+//!   log₂ of the heap count planes per limb, fed eight words at a time
+//!   through a carry-save tree). A stream can only be read once, so it
+//!   needs them.
 //! - [`TopCounts`] counts only the top [`TOP_LIMBS`] limb positions
 //!   reached so far, with the carry-save column counters of
 //!   [`crate::arch::columns`] (32 heaps per step). That is a few
@@ -23,74 +24,170 @@ use crate::input::{Format, HeapValue, RawBlock};
 /// Limb positions [`TopCounts`] keeps, counted down from the longest heap.
 pub const TOP_LIMBS: u64 = 2;
 
-/// Bit-sliced counters: plane p holds bit p of the count of heaps having
-/// each bit position set. Plane 0 is the nim-sum.
+/// Exact counts of the heaps holding each bit position: bit-sliced
+/// counters (plane p holds bit p of each position's count; plane 0 is the
+/// nim-sum), fed [`STAGED`] heaps at a time.
+///
+/// Adding one limb straight into the planes ripples a carry through about
+/// seven of them, since some lane of 64 still carries. So heaps are staged
+/// eight at a time, and each limb position's eight words are summed by a
+/// carry-save tree into a 4-bit bit-sliced number that is added into the
+/// planes: the ripple is paid once per eight heaps (Harley–Seal's
+/// reduction, as in [`crate::arch::columns`], whose 32-heap steps would
+/// need 2 KiB of counters per limb position of a stream's longest heap,
+/// where this needs 64 bytes). Lean counters, for small budgets, add each
+/// heap at once and stage nothing.
 #[derive(Debug, Default)]
 pub struct BitCounts {
+    /// `planes[p][j]`: bit p of the counts of limb position j's 64 bits.
     planes: Vec<Vec<u64>>,
+    /// `staged[j][k]`: limb j of the k-th staged heap (0 past its end).
+    staged: Vec<[u64; STAGED]>,
+    /// Heaps staged.
+    len: usize,
+    /// Limb positions the staged heaps reach.
+    reach: usize,
+    /// Whether heaps go straight into the planes.
+    lean: bool,
+}
+
+/// Heaps staged before they are added into the planes.
+const STAGED: usize = 8;
+
+/// A carry-save adder: the sum and the carry of three words, lane by lane.
+#[inline(always)]
+fn carry_save(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let ab = a ^ b;
+    (ab ^ c, (a & b) | (c & ab))
+}
+
+/// The lane-by-lane sum of eight words as a bit-sliced number: bit p of
+/// each lane's count in word p.
+#[inline(always)]
+fn sum_of_eight(w: &[u64; STAGED]) -> [u64; 4] {
+    // Weight 1: seven words to a sum and three carries, then the eighth.
+    let (s_a, c_a) = carry_save(w[0], w[1], w[2]);
+    let (s_b, c_b) = carry_save(w[3], w[4], w[5]);
+    let (s_c, c_c) = carry_save(s_a, s_b, w[6]);
+    let (ones, c_d) = (s_c ^ w[7], s_c & w[7]);
+    // Weight 2: four carries; weight 4: two.
+    let (t_a, d_a) = carry_save(c_a, c_b, c_c);
+    let (twos, d_b) = (t_a ^ c_d, t_a & c_d);
+    [ones, twos, d_a ^ d_b, d_a & d_b]
 }
 
 impl BitCounts {
-    /// Adds the counts of `other` (ripple-carry over the planes, limb by
-    /// limb).
-    pub fn merge(&mut self, other: BitCounts) {
-        let limbs = other.planes.iter().map(Vec::len).max().unwrap_or(0);
-        for j in 0..limbs {
-            let mut carry = 0u64;
-            let mut plane = 0;
-            while plane < other.planes.len() || carry != 0 {
-                let addend = other.planes.get(plane).and_then(|row| row.get(j)).copied();
-                let addend = addend.unwrap_or(0);
-                if plane == self.planes.len() {
-                    self.planes.push(Vec::new());
-                }
-                let row = &mut self.planes[plane];
-                if row.len() <= j {
-                    row.resize(j + 1, 0);
-                }
-                let mine = row[j];
-                row[j] = mine ^ addend ^ carry;
-                carry = (mine & addend) | (carry & (mine ^ addend));
-                plane += 1;
-            }
+    /// Counters that stage heaps, or `lean` ones that do not.
+    pub fn new(lean: bool) -> BitCounts {
+        BitCounts {
+            lean,
+            ..BitCounts::default()
         }
     }
 
-    /// Counts one heap.
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, mut other: BitCounts) {
+        self.flush();
+        other.flush();
+        let limbs = other.planes.iter().map(Vec::len).max().unwrap_or(0);
+        for j in 0..limbs {
+            let digits = other
+                .planes
+                .iter()
+                .map(|row| row.get(j).copied().unwrap_or(0));
+            self.add_to_planes(j, digits);
+        }
+    }
+
+    /// Counts one heap. Little-endian values (`nimb` records, long
+    /// decimals) are walked limb by limb in order rather than each limb
+    /// looked up.
     pub fn add(&mut self, value: &HeapValue<'_>) {
-        self.add_limbs(value.bit_length(), |j| value.limb(j));
+        match value {
+            HeapValue::LeBytes(bytes) => self.add_words(bytes.chunks(8).map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                u64::from_le_bytes(word)
+            })),
+            HeapValue::Limbs(limbs) => self.add_words(limbs.iter().copied()),
+            _ => self.add_limbs(value.bit_length(), |j| value.limb(j)),
+        }
     }
 
     /// Counts one heap of `bits` bits whose limb `j` is `limb(j)`.
     pub fn add_limbs(&mut self, bits: u64, limb: impl Fn(u64) -> u64) {
-        let limbs = bits.div_ceil(64) as usize;
-        for j in 0..limbs {
-            let mut carry = limb(j as u64);
-            let mut plane = 0;
-            while carry != 0 {
-                if plane == self.planes.len() {
-                    self.planes.push(Vec::new());
-                }
-                let row = &mut self.planes[plane];
-                if row.len() <= j {
-                    row.resize(limbs.max(j + 1), 0);
-                }
-                let sum = row[j] ^ carry;
-                carry &= row[j];
-                row[j] = sum;
-                plane += 1;
+        self.add_words((0..bits.div_ceil(64) as usize).map(|j| limb(j as u64)));
+    }
+
+    /// Counts one heap whose limbs, from the lowest, are `words`.
+    fn add_words(&mut self, words: impl ExactSizeIterator<Item = u64>) {
+        if self.lean {
+            for (j, word) in words.enumerate() {
+                self.add_to_planes(j, std::iter::once(word));
             }
+            return;
+        }
+        let limbs = words.len();
+        if self.staged.len() < limbs {
+            self.staged.resize(limbs, [0; STAGED]);
+        }
+        let k = self.len;
+        for (row, word) in self.staged.iter_mut().zip(words) {
+            row[k] = word;
+        }
+        self.reach = self.reach.max(limbs);
+        self.len += 1;
+        if self.len == STAGED {
+            self.flush();
+        }
+    }
+
+    /// Adds the staged heaps into the planes.
+    fn flush(&mut self) {
+        for j in 0..self.reach {
+            let digits = sum_of_eight(&self.staged[j]);
+            self.staged[j] = [0; STAGED];
+            self.add_to_planes(j, digits.into_iter());
+        }
+        (self.len, self.reach) = (0, 0);
+    }
+
+    /// Adds the bit-sliced number `digits` (lane by lane: its p-th word
+    /// holds bit p) to limb position `j`'s counts.
+    fn add_to_planes(&mut self, j: usize, mut digits: impl Iterator<Item = u64>) {
+        let mut carry = 0u64;
+        let mut p = 0;
+        loop {
+            let addend = digits.next();
+            if addend.is_none() && carry == 0 {
+                return;
+            }
+            if p == self.planes.len() {
+                self.planes.push(Vec::new());
+            }
+            let row = &mut self.planes[p];
+            if row.len() <= j {
+                row.resize(j + 1, 0);
+            }
+            let (sum, out) = carry_save(row[j], addend.unwrap_or(0), carry);
+            (row[j], carry) = (sum, out);
+            p += 1;
         }
     }
 
     /// How many heaps have bit `position` set.
     pub fn count(&self, position: u64) -> u64 {
         let (limb, bit) = ((position / 64) as usize, position % 64);
-        self.planes
+        let planes: u64 = self
+            .planes
             .iter()
             .enumerate()
             .map(|(p, row)| (row.get(limb).map_or(0, |w| w >> bit & 1)) << p)
-            .sum()
+            .sum();
+        let staged = self.staged.get(limb).map_or(0, |row| {
+            row.iter().filter(|&&w| w >> bit & 1 == 1).count() as u64
+        });
+        planes + staged
     }
 }
 
@@ -290,7 +387,7 @@ impl HolderCounts {
     /// Empty counts of the kind `counting` asks for, for `format`.
     pub fn new(counting: Counting, format: Format) -> HolderCounts {
         match counting {
-            Counting::Every => HolderCounts::Every(BitCounts::default()),
+            Counting::Every { lean } => HolderCounts::Every(BitCounts::new(lean)),
             Counting::Top { .. } if format.raw_width().is_some() => {
                 HolderCounts::Columns(Box::default())
             }
@@ -413,11 +510,38 @@ mod tests {
     #[test]
     fn every_count_is_exact() {
         let heaps = heaps(1, 500);
-        let mut counts = BitCounts::default();
-        heaps.iter().for_each(|h| counts.add(&value(h)));
-        for position in 0..6 * 64 {
-            assert_eq!(counts.count(position), naive(&heaps, position));
+        for lean in [false, true] {
+            // Counts read with heaps staged, and after every flush.
+            for len in [500, 496] {
+                let mut counts = BitCounts::new(lean);
+                heaps[..len].iter().for_each(|h| counts.add(&value(h)));
+                for position in 0..6 * 64 {
+                    assert_eq!(counts.count(position), naive(&heaps[..len], position));
+                }
+            }
         }
+    }
+
+    #[test]
+    fn counts_past_the_staged_words_carry_through_every_plane() {
+        // 70,001 heaps of all ones in their low limb, some with a second
+        // limb: counts that ripple through 17 planes, staged words left.
+        for lean in [false, true] {
+            ones_and_a_second_limb(BitCounts::new(lean));
+        }
+    }
+
+    fn ones_and_a_second_limb(mut counts: BitCounts) {
+        let (low, high) = (value(&[u64::MAX]), value(&[u64::MAX, 1 << 63 | 5]));
+        for k in 0..70_001u64 {
+            counts.add(if k % 3 == 0 { &high } else { &low });
+        }
+        assert!((0..64).all(|bit| counts.count(bit) == 70_001));
+        assert_eq!(counts.count(64), 23_334);
+        assert_eq!(counts.count(66), 23_334);
+        assert_eq!(counts.count(65), 0);
+        assert_eq!(counts.count(127), 23_334);
+        assert_eq!(counts.count(128), 0);
     }
 
     #[test]
@@ -443,7 +567,8 @@ mod tests {
             heaps[..cut].iter().for_each(|h| first.add(&value(h)));
             heaps[cut..].iter().for_each(|h| second.add(&value(h)));
             first.merge(&second);
-            let (mut a, mut b) = (BitCounts::default(), BitCounts::default());
+            let lean = cut % 2 == 1;
+            let (mut a, mut b) = (BitCounts::new(lean), BitCounts::new(!lean));
             heaps[..cut].iter().for_each(|h| a.add(&value(h)));
             heaps[cut..].iter().for_each(|h| b.add(&value(h)));
             a.merge(b);

@@ -35,8 +35,10 @@ pub const TOP_LIMBS: u64 = 2;
 /// planes: the ripple is paid once per eight heaps (Harley–Seal's
 /// reduction, as in [`crate::arch::columns`], whose 32-heap steps would
 /// need 2 KiB of counters per limb position of a stream's longest heap,
-/// where this needs 64 bytes). Lean counters, for small budgets, add each
-/// heap at once and stage nothing.
+/// where this needs 64 bytes). Blocks of heaps of at most 64 bits (short
+/// tokens, raw arrays) are counted by that column loop, into one column
+/// counter for limb position 0. Lean counters, for small budgets, add
+/// each heap at once and stage nothing, and count blocks heap by heap.
 #[derive(Debug, Default)]
 pub struct BitCounts {
     /// `planes[p][j]`: bit p of the counts of limb position j's 64 bits.
@@ -47,6 +49,8 @@ pub struct BitCounts {
     len: usize,
     /// Limb positions the staged heaps reach.
     reach: usize,
+    /// Limb position 0 of the blocks counted by the column loop.
+    columns: Option<Box<ColumnCounter>>,
     /// Whether heaps go straight into the planes.
     lean: bool,
 }
@@ -89,6 +93,10 @@ impl BitCounts {
     pub fn merge(&mut self, mut other: BitCounts) {
         self.flush();
         other.flush();
+        if let Some(theirs) = other.columns.take() {
+            let mine = self.columns.get_or_insert_with(Box::default);
+            mine.add_columns(&theirs.columns());
+        }
         let limbs = other.planes.iter().map(Vec::len).max().unwrap_or(0);
         for j in 0..limbs {
             let digits = other
@@ -187,7 +195,23 @@ impl BitCounts {
         let staged = self.staged.get(limb).map_or(0, |row| {
             row.iter().filter(|&&w| w >> bit & 1 == 1).count() as u64
         });
-        planes + staged
+        let columns = match (&self.columns, limb) {
+            (Some(counter), 0) => counter.columns()[bit as usize],
+            _ => 0,
+        };
+        planes + staged + columns
+    }
+
+    /// Counts a block of heaps of at most 64 bits with the column loop of
+    /// raw arrays and returns the block's tally; `None` for lean counters
+    /// (the block is then counted heap by heap).
+    #[inline]
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+        if self.lean {
+            return None;
+        }
+        let counter = self.columns.get_or_insert_with(Box::default);
+        Some(columns::tally(block.bytes, block.width, counter))
     }
 }
 
@@ -432,7 +456,8 @@ impl HolderCounts {
             HolderCounts::Columns(counter) => {
                 Some(columns::tally(block.bytes, block.width, counter))
             }
-            HolderCounts::Every(_) | HolderCounts::Off => None,
+            HolderCounts::Every(counts) => counts.tally_raw(block),
+            HolderCounts::Off => None,
         }
     }
 
@@ -518,6 +543,45 @@ mod tests {
                 for position in 0..6 * 64 {
                     assert_eq!(counts.count(position), naive(&heaps[..len], position));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_counted_in_columns_add_to_the_heaps_counted_one_by_one() {
+        let long = heaps(4, 300);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let words: Vec<u64> = (0..1000)
+            .map(|_| rng.random::<u64>() >> rng.random_range(0..64))
+            .collect();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let block = |range: std::ops::Range<usize>| RawBlock {
+            bytes: &bytes[8 * range.start..8 * range.end],
+            width: 8,
+            index: 0,
+            base: 0,
+        };
+        let mut all: Vec<Vec<u64>> = long.clone();
+        all.extend(words.iter().map(|&w| vec![w]));
+        for lean in [false, true] {
+            let (mut first, mut second) = (BitCounts::new(lean), BitCounts::new(lean));
+            long[..150].iter().for_each(|h| first.add(&value(h)));
+            let tally = first.tally_raw(&block(0..600));
+            assert_eq!(tally.is_none(), lean);
+            if lean {
+                words[..600]
+                    .iter()
+                    .for_each(|&w| first.add_limbs(64, |_| w));
+            }
+            long[150..].iter().for_each(|h| second.add(&value(h)));
+            if second.tally_raw(&block(600..1000)).is_none() {
+                words[600..]
+                    .iter()
+                    .for_each(|&w| second.add_limbs(64, |_| w));
+            }
+            first.merge(second);
+            for position in 0..6 * 64 {
+                assert_eq!(first.count(position), naive(&all, position), "{position}");
             }
         }
     }

@@ -331,9 +331,16 @@ impl Fold for OnePass<'_> {
                 }
                 tally
             }
-            HolderCounts::Every(_) | HolderCounts::Top(_) => {
-                return each_element(self, block);
-            }
+            HolderCounts::Every(counts) => match counts.tally_raw(&block) {
+                Some(tally) => {
+                    if let Some(sum) = &mut self.sum {
+                        sum.limbs[0] ^= raw_arrays::xor(&block);
+                    }
+                    tally
+                }
+                None => return each_element(self, block),
+            },
+            HolderCounts::Top(_) => return each_element(self, block),
         };
         let piece = raw_arrays::survey(&block, &tally, &self.survey);
         self.survey.merge(&piece);

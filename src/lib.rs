@@ -83,7 +83,7 @@ pub mod working_memory;
 
 pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule, DEFAULT_MAX_VALUES};
 pub use error::Error;
-pub use input::cancel::Cancel;
+pub use input::source::cancel::Cancel;
 pub use input::Format;
 pub use report::Report;
 

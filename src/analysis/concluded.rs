@@ -19,7 +19,7 @@ use super::survey::Survey;
 use super::Options;
 use crate::error::Error;
 use crate::input::driver;
-use crate::input::page_release::PageReleaser;
+use crate::input::source::page_release::PageReleaser;
 use crate::input::source::Input;
 use crate::input::{Format, HeapPos, HeapValue};
 use crate::nimsum::highest_bit;

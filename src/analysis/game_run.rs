@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, SmallSubtraction};
 use crate::games::{first_option, FoundLeave, Game, HeapSize, PartSize, Sequence};
 use crate::input::driver::{self, Reads};
-use crate::input::page_release::PageReleaser;
+use crate::input::source::page_release::PageReleaser;
 use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::output::BitsFile;

@@ -26,7 +26,7 @@ use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Sequence};
 use crate::input::driver::{each_element, each_word, At, Fold, Reads};
-use crate::input::page_release::PageReleaser;
+use crate::input::source::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock, WordBlock};
 
 /// The bit length of a word.

@@ -61,7 +61,7 @@ pub use run::analyze;
 pub use survey::Survey;
 
 use crate::games::Game;
-use crate::input::cancel::Cancel;
+use crate::input::source::cancel::Cancel;
 use crate::input::Format;
 use std::path::PathBuf;
 
@@ -99,7 +99,7 @@ pub struct Options {
     /// pass reads the file again).
     pub no_mmap: bool,
     /// Stops the analysis once raised, from another thread (see
-    /// [`crate::input::cancel`]); the default never does.
+    /// [`Cancel`]); the default never does.
     pub cancel: Cancel,
 }
 

@@ -18,7 +18,7 @@ use super::facts::{MoveFacts, Number};
 use super::streamed_values::{subtract_low_limbs, RemoveLength, TopDownValue};
 use super::Options;
 use crate::error::Error;
-use crate::input::page_release::PageReleaser;
+use crate::input::source::page_release::PageReleaser;
 use crate::input::{HeapPos, HeapValue};
 use crate::output::BitsFile;
 use std::convert::Infallible;

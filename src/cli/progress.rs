@@ -1,6 +1,6 @@
 //! The progress bars on standard error: `analyze`'s bytes read and passes,
 //! the rate and the time left, drawn from the library's counters
-//! (`nimstream::input::progress`) by a thread of its own, so that the
+//! (`nimstream::input::driver::progress`) by a thread of its own, so that the
 //! passes never wait on the terminal; and `play`'s moves made.
 //!
 //! A bar appears only on a terminal, never with `--json`, and only once a
@@ -15,7 +15,7 @@
 //! time (it showed "6.33 TiB/s, 0s left").
 
 use indicatif::{BinaryBytes, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nimstream::input::progress::{progress, Progress};
+use nimstream::input::driver::progress::{progress, Progress};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

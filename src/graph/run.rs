@@ -12,7 +12,7 @@
 use super::parse::{read_graph, GraphText, ReadFailure};
 use super::report::{GraphInput, GraphReport, GraphStats};
 use crate::error::Error;
-use crate::input::page_release::PageReleaser;
+use crate::input::source::page_release::PageReleaser;
 use crate::input::source::{Input, InputBytes};
 use crate::input::Format;
 use crate::output::AtomicFile;

@@ -2,10 +2,13 @@
 //! scanner walks as they lie, a map's pages released behind the pass (and
 //! inside long heaps, step by step).
 
+use super::fold::{At, Fold};
 use super::heap_loop::{scan_piece, HeapLoop};
-use super::{At, Fold, Stop};
-use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
-use crate::input::{Format, Scanner, TokenScratch};
+use super::pass::Stop;
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::packed::TokenScratch;
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use std::ops::Range;
 
 /// Reads `range` of `data` in place (a buffer, or a map whose pages

@@ -7,14 +7,19 @@
 //! any other heap too long to buffer is read in place from the map, or,
 //! with no map, into a buffer that grows to hold it.
 
+use super::fold::{At, Fold};
 use super::from_end::{Backward, Zone};
 use super::heap_loop::scan_piece;
-use super::{At, Fold, Reads, Stop, LINE};
-use crate::input::file_changes;
-use crate::input::long_tokens::LongToken;
-use crate::input::progress;
+use super::pass::{Reads, Stop, LINE};
+use super::progress;
+use crate::input::format::Format;
+use crate::input::formats::any::{complete_prefix, Scanner};
+use crate::input::long::decimals::LongDecimal;
+use crate::input::long::pieces::LongToken;
+use crate::input::packed::TokenScratch;
+use crate::input::scanner::HeapScanner;
+use crate::input::source::file_changes;
 use crate::input::source::FileInput;
-use crate::input::{complete_prefix, Format, HeapScanner, LongDecimal, Scanner, TokenScratch};
 use std::ops::Range;
 
 /// Reads the ranges of a regular file with positioned reads.

@@ -1,13 +1,21 @@
 //! The one place work is split across threads: an input that can be read
 //! at any offset (or a span of it) is cut into ranges that start on heap
 //! boundaries, each read on a thread of its own, and their folds merged in
-//! file order.
+//! file order; and the reading of one range, in place or with
+//! positioned reads.
 
-use super::{read_range, Fold, Folded, Located, Reads};
+use super::fold::Fold;
+use super::in_place::read_in_place;
+use super::pass::{Folded, Located, RangeRun, Reads, Stop};
+use super::positioned::Positioned;
+use super::progress;
 use crate::error::Error;
-use crate::input::progress;
-use crate::input::source::{Input, RandomAccess};
-use crate::input::{first_boundary, Format};
+use crate::input::format::Format;
+use crate::input::formats::any::first_boundary;
+use crate::input::source::cancel::{Cancel, CANCEL_PIECE_BYTES};
+use crate::input::source::page_release::PageReleaser;
+use crate::input::source::Input;
+use crate::input::source::{RandomAccess, Reading};
 use std::ops::Range;
 
 /// The pass of [`run_random`](super::run_random) and
@@ -136,4 +144,79 @@ pub(super) fn next_boundary(
         at += n as u64;
     }
     Ok((at >= len).then_some(len))
+}
+
+/// Reads one range of an input that can be read at any offset.
+fn read_range<F: Fold>(
+    source: RandomAccess<'_>,
+    cancel: (&Cancel, &str),
+    format: Format,
+    reads: &Reads,
+    range: Range<u64>,
+    mut fold: F,
+) -> Result<RangeRun<F>, Located> {
+    let mut heaps = 0;
+    let bytes = match source {
+        RandomAccess::Memory(bytes) => {
+            let data = (bytes, PageReleaser::NONE);
+            in_pieces(
+                source, data, cancel, format, reads, range, &mut fold, &mut heaps,
+            )?
+        }
+        RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
+            Reading::Mapped(map) => {
+                let data = (map.map(), map.pages());
+                in_pieces(
+                    source, data, cancel, format, reads, range, &mut fold, &mut heaps,
+                )?
+            }
+            // Positioned reads look at the flag themselves.
+            Reading::Positioned => {
+                Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
+            }
+        },
+    };
+    match bytes {
+        Ok(bytes) | Err((Stop::Done, bytes)) => Ok((fold, heaps, bytes)),
+        Err((Stop::Parse(error), _)) => Err(Located::Parse(error, None)),
+        Err((Stop::Failed(error), _)) => Err(Located::Failed(error)),
+    }
+}
+
+/// Reads `range` of `data` in place (a map's pages released by its
+/// releaser); when the input can be cancelled, in pieces of
+/// [`CANCEL_PIECE_BYTES`] cut at heap boundaries, the flag looked at
+/// before each. Returns the bytes read, as [`read_in_place`] does.
+#[allow(clippy::too_many_arguments)]
+fn in_pieces<F: Fold>(
+    source: RandomAccess<'_>,
+    (data, pages): (&[u8], PageReleaser<'_>),
+    (cancel, name): (&Cancel, &str),
+    format: Format,
+    reads: &Reads,
+    range: Range<u64>,
+    fold: &mut F,
+    heaps: &mut u64,
+) -> Result<Result<u64, (Stop, u64)>, Located> {
+    let pieces = match cancel.is_armed() && format != Format::Nimb {
+        true => {
+            let count = (range.end - range.start).div_ceil(CANCEL_PIECE_BYTES);
+            split(source, format, range, count, reads).map_err(Located::Failed)?
+        }
+        false => vec![range],
+    };
+    let mut total = 0;
+    for piece in pieces {
+        cancel.check(name).map_err(Located::Failed)?;
+        let read = read_in_place(data, pages, format, piece, fold, heaps);
+        let bytes = match &read {
+            Ok(bytes) | Err((_, bytes)) => *bytes,
+        };
+        progress::read(bytes);
+        if let Err((stop, bytes)) = read {
+            return Ok(Err((stop, total + bytes)));
+        }
+        total += bytes;
+    }
+    Ok(Ok(total))
 }

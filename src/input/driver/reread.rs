@@ -1,13 +1,18 @@
 //! Reading one heap again, where an earlier pass found it: the move's heap
 //! when the first pass did not keep it whole.
 
+use super::fold::{At, Fold};
+use super::pass::{Reads, Stop};
 use super::positioned::Positioned;
-use super::{At, Fold, Reads, Stop};
 use crate::error::Error;
-use crate::input::file_changes;
-use crate::input::page_release::PageReleaser;
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::long::pieces::LongHeap;
+use crate::input::scanner::HeapScanner;
+use crate::input::source::file_changes;
+use crate::input::source::page_release::PageReleaser;
 use crate::input::source::{FileInput, Input, RandomAccess, Reading};
-use crate::input::{Format, Heap, HeapScanner, HeapValue, LongHeap, Scanner};
 
 /// A heap read again, where an earlier pass found it.
 pub struct Reread<'a> {

@@ -6,10 +6,11 @@
 //! `--memory log` keeps its bound. A stream counts its lines as it is read
 //! (`driver/stream.rs`), so it has no lookup here.
 
-use super::{FileInput, Input, InputBytes};
+use super::file::FileInput;
+use super::input::{Input, InputBytes};
 use crate::error::Error;
 use crate::input::lines::{line_and_column, Lines};
-use crate::input::page_release::RELEASE_STEP_BYTES;
+use crate::input::source::page_release::RELEASE_STEP_BYTES;
 use std::ops::Range;
 
 /// The largest buffer line counting reads a file into without its map.
@@ -35,7 +36,7 @@ impl Input<'_> {
         buffer_bytes: usize,
         read: &mut u64,
     ) -> Result<Option<(u64, u64)>, Error> {
-        let found = match &self.bytes {
+        let found = match self.bytes() {
             InputBytes::Memory(bytes) => {
                 *read += offset.min(bytes.len() as u64);
                 line_and_column(bytes, offset as usize)
@@ -58,10 +59,10 @@ impl FileInput {
         buffer_bytes: usize,
         read: &mut u64,
     ) -> Result<(u64, u64), Error> {
-        let offset = offset.min(self.stamp.len_at_open());
+        let offset = offset.min(self.stamp().len_at_open());
         let mut lines = Lines::default();
         let mut skips = no_lf.iter().peekable();
-        let in_map = self.map.get().and_then(Option::as_ref);
+        let in_map = self.opened_map();
         let mut buffer = match in_map {
             Some(_) => Vec::new(),
             None => vec![
@@ -102,7 +103,7 @@ impl FileInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::source::tests::file_input;
+    use crate::input::source::input::tests::file_input;
 
     #[test]
     fn lines_and_columns_are_counted_across_reads_and_steps_of_the_map() {

@@ -1,5 +1,5 @@
 //! The binary limbs of a decimal token of more than 38 digits (shorter
-//! ones fit a word and are read in `dec.rs`): in place up to
+//! ones fit a word and are read in `mod.rs`): in place up to
 //! [`IN_PLACE_DIGITS`], by divide and conquer past that, or, for a token
 //! read in pieces, as its digits come ([`DecimalStream`]).
 //!
@@ -9,7 +9,7 @@
 //! conversion is subquadratic (9,000,000 digits in about a second, within
 //! 5x of GMP: `bench/long_decimal.sh`) and allocates as it multiplies.
 
-use super::decimal_digits::{decimal_word, POWERS_OF_TEN};
+use super::digits::{decimal_word, POWERS_OF_TEN};
 use dashu_int::UBig;
 
 /// The limbs of validated decimal digits without leading zeros.
@@ -72,7 +72,7 @@ const BLOCK_DIGITS: usize = 1 << 12;
 /// holds the value so far (about 0.42 bytes a digit), the powers 10^d
 /// used (about as much), and one block of digits.
 #[derive(Debug, Default)]
-pub(super) struct DecimalStream {
+pub(crate) struct DecimalStream {
     /// The values of the whole blocks so far, combined: each with its
     /// digit count, `BLOCK_DIGITS · 2^k` for k strictly decreasing, most
     /// significant first.
@@ -85,7 +85,7 @@ pub(super) struct DecimalStream {
 
 impl DecimalStream {
     /// Takes the next validated digits.
-    pub(super) fn push(&mut self, mut digits: &[u8]) {
+    pub(crate) fn push(&mut self, mut digits: &[u8]) {
         while !digits.is_empty() {
             if self.pending.is_empty() && digits.len() >= BLOCK_DIGITS {
                 // A whole block in the piece: converted where it lies.
@@ -129,7 +129,7 @@ impl DecimalStream {
     }
 
     /// The limbs of the whole number.
-    pub(super) fn finish(mut self) -> Vec<u64> {
+    pub(crate) fn finish(mut self) -> Vec<u64> {
         let mut value = parse_ubig(&self.pending);
         // 10^(the digits `value` holds), up to the last step that needs it.
         let mut scale = UBig::from(10u8).pow(self.pending.len());
@@ -220,7 +220,7 @@ mod tests {
             stream.push(&rest[..take]);
             rest = &rest[take..];
         }
-        crate::input::trimmed(stream.finish())
+        crate::input::heap::trimmed(stream.finish())
     }
 
     #[test]

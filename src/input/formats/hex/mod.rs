@@ -3,24 +3,29 @@
 //!
 //! Three paths read a token:
 //!
-//! - the block path ([`HeapScanner::fill_words`], `blocks.rs`), for a pass
+//! - the block path ([`HeapScanner::fill_words`], `block_path.rs`), for a pass
 //!   whose fold takes heaps in blocks: tokens of up to 16 digits, 64 bytes
 //!   of text at a time;
 //! - packing, for a one-pass caller that gives scratch space: a token of
-//!   up to 4,096 digits checked and packed in one pass (`packed_hex.rs`);
+//!   up to 4,096 digits checked and packed in one pass (`packed.rs`);
 //! - the digits themselves, checked to the token's end and handed out.
 
-use super::blocks::{self, Resume};
-use super::packed_hex::{hex_token, TokenScratch};
-use super::page_release::PageReleaser;
+pub(crate) mod packed;
+
+use super::block_path::{self, Resume};
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue, WordBuffer};
 use crate::arch::short_tokens::Syntax;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
+use crate::input::blocks::WordBuffer;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::packed::TokenScratch;
+use crate::input::scanner::HeapScanner;
+use crate::input::source::page_release::PageReleaser;
+use packed::hex_token;
 
 /// What may follow a hex digit, for messages.
-pub(super) const EXPECTED: &str = "a hex digit (0-9, a-f, A-F) or whitespace";
+pub(crate) const EXPECTED: &str = "a hex digit (0-9, a-f, A-F) or whitespace";
 
 /// Yields the tokens of a `hex` slice.
 pub struct HexScanner<'a> {
@@ -100,7 +105,8 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
     const FILLS_WORDS: bool = true;
 
     fn fill_words(&mut self, words: &mut WordBuffer) {
-        (self.pos, self.resume) = blocks::fill(Syntax::Hex, self.data, self.pos, self.base, words);
+        (self.pos, self.resume) =
+            block_path::fill(Syntax::Hex, self.data, self.pos, self.base, words);
     }
 
     /// Packs a token of up to 4,096 digits into `scratch`, when given, as

@@ -3,7 +3,7 @@
 //!
 //! Digits are most significant first, so read forward a token's bit 0 is
 //! known only at its end, and its digits must be held until then
-//! ([`super::LongToken`]). Read backward from its last digit, in chunks
+//! ([`LongToken`]). Read backward from its last digit, in chunks
 //! whose length is a whole number of limbs (64 binary or 16 hex digits),
 //! every chunk is the next limbs of the value, bit-0 aligned: they go
 //! straight into a sum, and nothing of the token is held but its top limbs
@@ -19,11 +19,11 @@
 //! input's first error; the limbs XORed until then are never read, since
 //! the pass fails.
 
-use super::long_tokens::{digit_class, digits_per_limb, LongToken};
-use super::token::is_space;
-use super::Format;
+use super::pieces::{digit_class, digits_per_limb, LongToken};
 use crate::arch::digits;
 use crate::arch::token_end::first_non_digit;
+use crate::input::format::Format;
+use crate::input::formats::token::is_space;
 use std::ops::Range;
 
 /// The most significant limbs a [`SummedHeap`] keeps.

@@ -14,8 +14,7 @@
 //! entry points of `analyze_path`, `analyze_bytes` and `analyze_reader`
 //! take the flag; the sharded runs, updates and game graphs do not.
 
-use crate::error::Error;
-use std::fmt;
+use crate::error::{Cancelled, Error};
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -73,18 +72,6 @@ impl Cancel {
         }
     }
 }
-
-/// The source of the error of a cancelled analysis.
-#[derive(Debug)]
-pub struct Cancelled;
-
-impl fmt::Display for Cancelled {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the analysis was cancelled")
-    }
-}
-
-impl std::error::Error for Cancelled {}
 
 /// The I/O error a cancelled read returns.
 fn cancelled() -> io::Error {

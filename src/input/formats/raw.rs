@@ -1,9 +1,9 @@
 //! `u8`, `u16le`, `u32le`, `u64le`: a plain array of fixed-width unsigned
 //! little-endian integers, one heap each.
 
-use super::{Heap, HeapPos, HeapScanner, HeapValue};
-use crate::arch::columns::element;
 use crate::error::ParseError;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::scanner::HeapScanner;
 
 /// Yields the elements of a raw array slice.
 pub struct RawScanner<'a> {
@@ -21,53 +21,6 @@ impl<'a> RawScanner<'a> {
             pos: 0,
             base,
             width,
-        }
-    }
-}
-
-/// Whole elements of a raw array, where they lie: what the driver hands a
-/// fold in one piece, so that it may count them with one loop.
-#[derive(Clone, Copy, Debug)]
-pub struct RawBlock<'a> {
-    /// The elements' bytes.
-    pub bytes: &'a [u8],
-    /// Bytes per element.
-    pub width: usize,
-    /// The index of the first element in its range.
-    pub index: u64,
-    /// The offset of the first element.
-    pub base: u64,
-}
-
-impl RawBlock<'_> {
-    /// The number of elements.
-    pub fn len(&self) -> u64 {
-        (self.bytes.len() / self.width) as u64
-    }
-
-    /// The elements as numbers.
-    pub fn elements(&self) -> impl Iterator<Item = u64> + '_ {
-        self.bytes.chunks_exact(self.width).map(element)
-    }
-
-    /// Where element `i` is.
-    pub fn position(&self, i: usize) -> HeapPos {
-        HeapPos {
-            index: self.index + i as u64,
-            offset: self.base + (i * self.width) as u64,
-        }
-    }
-
-    /// Where the first element for which `wanted` holds is.
-    pub fn first(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
-        self.elements().position(wanted).map(|i| self.position(i))
-    }
-
-    /// Element `i` as a heap.
-    pub fn heap(&self, i: usize, value: u64) -> Heap<'static> {
-        Heap {
-            offset: self.base + (i * self.width) as u64,
-            value: HeapValue::Word(u128::from(value)),
         }
     }
 }

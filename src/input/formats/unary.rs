@@ -5,16 +5,17 @@
 //! when it is not empty.
 //!
 //! For a pass whose fold takes heaps in blocks, lines are read 64 bytes at
-//! a time (`blocks.rs`) where they hold only `1`s and LFs; the general
+//! a time (`block_path.rs`) where they hold only `1`s and LFs; the general
 //! path takes the rest, and finishes a line a run of blocks stopped in
 //! from where the run left it.
 
-use super::blocks::{self, Resume};
-use super::page_release::PageReleaser;
-use super::page_release::RELEASE_STEP_BYTES;
-use super::{Heap, HeapScanner, HeapValue, WordBuffer};
+use super::block_path::{self, Resume};
 use crate::arch::short_tokens::Syntax;
 use crate::error::ParseError;
+use crate::input::blocks::WordBuffer;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::scanner::HeapScanner;
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 
 /// Yields the lines of a `unary` slice.
 pub struct UnaryScanner<'a> {
@@ -124,7 +125,7 @@ impl<'a> HeapScanner<'a> for UnaryScanner<'a> {
 
     fn fill_words(&mut self, words: &mut WordBuffer) {
         (self.pos, self.resume) =
-            blocks::fill(Syntax::Unary, self.data, self.pos, self.base, words);
+            block_path::fill(Syntax::Unary, self.data, self.pos, self.base, words);
     }
 
     // Inlined into each pass's loop, so that the heap is built in

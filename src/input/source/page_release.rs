@@ -11,7 +11,7 @@
 //! Over bytes that are not in a map (a buffer, a chunk read from a file)
 //! it does nothing.
 
-use super::HeapValue;
+use crate::input::heap::HeapValue;
 use memmap2::{Mmap, UncheckedAdvice};
 use std::convert::Infallible;
 use std::ops::Range;

@@ -8,7 +8,7 @@
 //! one:
 //!
 //! - the block path, for a pass whose fold takes heaps in blocks
-//!   ([`HeapScanner::fill_words`], `blocks.rs`): tokens of up to 20 digits,
+//!   ([`HeapScanner::fill_words`], `block_path.rs`): tokens of up to 20 digits,
 //!   64 bytes of text at a time;
 //! - a fast path for a fold that takes heaps one at a time
 //!   ([`HeapScanner::next_heap`]), which validates a token, finds its end
@@ -26,17 +26,22 @@
 //! could not inline into the scanner, nor the fold into a loop compiled
 //! for AVX2.
 
-use super::blocks::{self, Resume};
-use super::decimal_digits::{decimal_word, parse8, parse_prefix, POWERS_OF_TEN};
-use super::page_release::PageReleaser;
+pub(crate) mod digits;
+pub(crate) mod limbs;
+
+use super::block_path::{self, Resume};
 use super::token::{is_space, scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue, WordBuffer};
 use crate::arch::short_tokens::Syntax;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
+use crate::input::blocks::WordBuffer;
+use crate::input::heap::{trimmed, Heap, HeapValue};
+use crate::input::scanner::HeapScanner;
+use crate::input::source::page_release::PageReleaser;
+use digits::{decimal_word, parse8, parse_prefix, POWERS_OF_TEN};
 
 /// What a bad byte in a `dec` token is told to be instead.
-pub(super) const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
+pub(crate) const EXPECTED: &str = "a decimal digit (0-9) or whitespace";
 
 /// The most decimal digits that always fit in a `u128`.
 const WORD_DIGITS: usize = 38;
@@ -74,9 +79,7 @@ pub fn decimal_value(digits: &[u8]) -> HeapValue<'static> {
     if digits.len() <= WORD_DIGITS {
         return HeapValue::Word(decimal_word(digits));
     }
-    HeapValue::Limbs(crate::input::trimmed(super::decimal_limbs::limbs_of(
-        digits,
-    )))
+    HeapValue::Limbs(trimmed(limbs::limbs_of(digits)))
 }
 
 /// The eight bytes of `data` at `pos` as a little-endian word, if there.
@@ -141,7 +144,8 @@ impl<'a> HeapScanner<'a> for DecScanner<'a> {
     const FILLS_WORDS: bool = true;
 
     fn fill_words(&mut self, words: &mut WordBuffer) {
-        (self.pos, self.resume) = blocks::fill(Syntax::Dec, self.data, self.pos, self.base, words);
+        (self.pos, self.resume) =
+            block_path::fill(Syntax::Dec, self.data, self.pos, self.base, words);
     }
 
     #[inline(always)]

@@ -7,10 +7,9 @@
 //! checked and long tokens are scanned in steps whose pages can be
 //! released.
 
-use super::page_release::PageReleaser;
-use super::page_release::RELEASE_STEP_BYTES;
 use crate::arch::token_end::{first_non_digit, Digits};
 use crate::error::ParseError;
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 
 /// The separator bytes of the token formats: space, tab, LF and CR.
 /// Form feed and vertical tab are deliberately not whitespace here.

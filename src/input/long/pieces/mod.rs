@@ -14,13 +14,18 @@
 //! long token: the packed digits take an eighth (bits) or a half (hex) of
 //! the text's size, and nothing else grows. The long tokens at a range's
 //! end are read from their end instead, with nothing held
-//! ([`super::tokens_from_end`]).
+//! ([`super::from_end`]).
 
-use super::token::scan_digits;
-use super::{trimmed, Format, HeapScanner, PageReleaser, Scanner};
 use crate::arch::digits;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::formats::token::scan_digits;
+use crate::input::formats::{bits, hex};
+use crate::input::heap::trimmed;
+use crate::input::scanner::HeapScanner;
+use crate::input::source::page_release::PageReleaser;
 use std::ops::Range;
 
 /// A token being read piece by piece.
@@ -299,8 +304,8 @@ impl LongToken {
 
     fn digit_class(&self) -> (Digits, &'static str) {
         let expected = match self.format {
-            Format::Hex => super::hex::EXPECTED,
-            _ => super::bits::EXPECTED,
+            Format::Hex => hex::EXPECTED,
+            _ => bits::EXPECTED,
         };
         (digit_class(self.format), expected)
     }
@@ -344,7 +349,7 @@ impl LongToken {
 }
 
 /// The digits of a token format (`bits` or `hex`) per 64-bit limb.
-pub(super) fn digits_per_limb(format: Format) -> usize {
+pub(crate) fn digits_per_limb(format: Format) -> usize {
     match format {
         Format::Hex => 16,
         _ => 64,
@@ -352,7 +357,7 @@ pub(super) fn digits_per_limb(format: Format) -> usize {
 }
 
 /// The bits of one digit of a token format.
-pub(super) fn bits_per_digit(format: Format) -> u64 {
+pub(crate) fn bits_per_digit(format: Format) -> u64 {
     match format {
         Format::Hex => 4,
         _ => 1,
@@ -360,7 +365,7 @@ pub(super) fn bits_per_digit(format: Format) -> u64 {
 }
 
 /// The class of a token format's digits.
-pub(super) fn digit_class(format: Format) -> Digits {
+pub(crate) fn digit_class(format: Format) -> Digits {
     match format {
         Format::Hex => Digits::Hex,
         _ => Digits::Binary,

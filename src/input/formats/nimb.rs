@@ -2,8 +2,10 @@
 //! file, each an unsigned LEB128 byte count followed by that many bytes of
 //! little-endian magnitude (high zero bytes allowed).
 
-use super::{Heap, HeapScanner, HeapValue, NIMB_HEADER};
 use crate::error::ParseError;
+use crate::input::format::NIMB_HEADER;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::scanner::HeapScanner;
 
 /// The longest LEB128 encoding of a `u64`.
 const MAX_PREFIX_BYTES: usize = 10;

@@ -2,19 +2,21 @@
 //! bit first.
 //!
 //! For a pass whose fold takes heaps in blocks, tokens of up to 64 digits
-//! are read 64 bytes of text at a time (`blocks.rs`); every other token's
+//! are read 64 bytes of text at a time (`block_path.rs`); every other token's
 //! digits are checked to its end and handed out.
 
-use super::blocks::{self, Resume};
-use super::page_release::PageReleaser;
+use super::block_path::{self, Resume};
 use super::token::{scan_digits, skip_space, strip_leading_zeros};
-use super::{Heap, HeapScanner, HeapValue, WordBuffer};
 use crate::arch::short_tokens::Syntax;
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
+use crate::input::blocks::WordBuffer;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::scanner::HeapScanner;
+use crate::input::source::page_release::PageReleaser;
 
 /// What may follow a binary digit, for messages.
-pub(super) const EXPECTED: &str = "a binary digit ('0' or '1') or whitespace";
+pub(crate) const EXPECTED: &str = "a binary digit ('0' or '1') or whitespace";
 
 /// Yields the tokens of a `bits` slice.
 pub struct BitsScanner<'a> {
@@ -52,7 +54,8 @@ impl<'a> HeapScanner<'a> for BitsScanner<'a> {
     const FILLS_WORDS: bool = true;
 
     fn fill_words(&mut self, words: &mut WordBuffer) {
-        (self.pos, self.resume) = blocks::fill(Syntax::Bits, self.data, self.pos, self.base, words);
+        (self.pos, self.resume) =
+            block_path::fill(Syntax::Bits, self.data, self.pos, self.base, words);
     }
 
     // Inlined into each pass's loop, so that the heap is built in
@@ -108,7 +111,7 @@ mod tests {
 
     #[test]
     fn tokens_longer_than_a_release_step_are_checked_to_the_end() {
-        use crate::input::page_release::RELEASE_STEP_BYTES;
+        use crate::input::source::page_release::RELEASE_STEP_BYTES;
         let long = RELEASE_STEP_BYTES * 2 + 3;
         let mut data = vec![b'1'; long];
         data.extend_from_slice(b" 0");

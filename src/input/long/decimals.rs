@@ -4,14 +4,15 @@
 //! come. Neither the token's text nor a buffer that grows to hold it is
 //! kept: a positioned pass reads a decimal heap of any length through its
 //! fixed buffer, as it reads long `bits` and `hex` tokens
-//! ([`super::long_tokens`]).
+//! ([`super::pieces`]).
 
-use super::dec::EXPECTED;
-use super::decimal_limbs::DecimalStream;
-use super::token::scan_digits;
-use super::{trimmed, Heap, HeapValue, PageReleaser};
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
+use crate::input::formats::dec::limbs::DecimalStream;
+use crate::input::formats::dec::EXPECTED;
+use crate::input::formats::token::scan_digits;
+use crate::input::heap::{trimmed, Heap, HeapValue};
+use crate::input::source::page_release::PageReleaser;
 
 /// A decimal token being read piece by piece.
 #[derive(Debug)]
@@ -72,7 +73,9 @@ impl LongDecimal {
 mod tests {
     use super::*;
     use crate::arch::token_end::tests::Rng;
-    use crate::input::{Format, HeapScanner, Scanner};
+    use crate::input::format::Format;
+    use crate::input::formats::any::Scanner;
+    use crate::input::scanner::HeapScanner;
 
     /// The token at the start of `text` read in pieces of random lengths:
     /// the heap and where it ended, or the error.

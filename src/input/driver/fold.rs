@@ -1,0 +1,175 @@
+//! What a pass pushes heaps into: the [`Fold`] trait and what the driver knows of a heap besides its
+//! value ([`At`]).
+
+use crate::error::Error;
+use crate::input::blocks::{RawBlock, WordBlock};
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::lines::Lines;
+use crate::input::long::from_end::SummedHeap;
+use crate::input::long::pieces::{LongHeap, LongTail};
+use crate::input::source::page_release::PageReleaser;
+
+/// What a pass pushes heaps into. A pass over a source that can be read at
+/// any offset makes one fold per range and merges them in file order, so a
+/// fold's state must merge associatively. Heap indices count from 0 in
+/// each range.
+pub trait Fold: Send + Sized {
+    /// Takes the `index`-th heap of the range.
+    fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error>;
+
+    /// Takes a `bits` or `hex` token the driver read in pieces (it was
+    /// longer than a read); returns its buffer, for the next such token.
+    fn long_heap(
+        &mut self,
+        index: u64,
+        long: LongHeap,
+        at: &mut At<'_>,
+    ) -> Result<Vec<u64>, Error> {
+        let heap = Heap {
+            offset: long.offset,
+            value: HeapValue::Limbs(long.into_limbs()),
+        };
+        self.heap(index, &heap, at)?;
+        match heap.value {
+            HeapValue::Limbs(limbs) => Ok(limbs),
+            _ => unreachable!("built as limbs just above"),
+        }
+    }
+
+    /// Whether the fold takes a `bits` or `hex` token read in pieces group
+    /// by group ([`Fold::long_groups`], then [`Fold::long_tail`]) rather
+    /// than whole ([`Fold::long_heap`]): a fold that needs each digit once
+    /// (a residue) then holds no copy of the token, and no token is too
+    /// long for it.
+    fn drains_long_tokens(&self) -> bool {
+        false
+    }
+
+    /// Takes the next whole groups of the token being read in pieces, in
+    /// reading order: 64 binary or 16 hex digits each (when
+    /// [`Fold::drains_long_tokens`]).
+    fn long_groups(&mut self, _groups: &[u64]) {}
+
+    /// Takes the end of the `index`-th heap, a token whose whole groups
+    /// went to [`Fold::long_groups`].
+    fn long_tail(&mut self, _index: u64, _tail: LongTail) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// The most bits a `bits` or `hex` token may have for a positioned
+    /// pass to read it from its end (`from_end.rs`): its limbs XORed
+    /// straight into a sum the fold's ranges share ([`Fold::xor_limbs`]),
+    /// the token then handed over without its value
+    /// ([`Fold::summed_heap`]). `None` (the default): the fold takes long
+    /// tokens whole or drained.
+    fn sums_from_end(&self) -> Option<u64> {
+        None
+    }
+
+    /// XORs limbs `first ..` of a token read from its end into the shared
+    /// sum (when [`Fold::sums_from_end`]).
+    fn xor_limbs(&self, _first: u64, _limbs: &[u64]) {}
+
+    /// Takes the `index`-th heap, a token whose limbs went to
+    /// [`Fold::xor_limbs`].
+    fn summed_heap(&mut self, _index: u64, _heap: &SummedHeap) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Takes a block of whole elements of a raw array; by default one
+    /// heap at a time.
+    fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
+        each_element(self, block)
+    }
+
+    /// Whether the fold takes the heaps of a scanner that parses them a
+    /// block at a time ([`crate::input::scanner::HeapScanner::fill_words`]) in blocks
+    /// ([`Fold::words`]) rather than one by one.
+    fn takes_words(&self) -> bool {
+        false
+    }
+
+    /// Takes a block of heaps of at most 128 bits (when
+    /// [`Fold::takes_words`]); by default one heap at a time.
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        each_word(self, block, at)
+    }
+
+    /// Whether the scanners may pack short tokens into scratch space
+    /// ([`HeapValue::Packed`]) instead of handing out their digits.
+    fn packs_tokens(&self) -> bool {
+        false
+    }
+
+    /// Whether the fold needs no more heaps of its range.
+    fn done(&self) -> bool {
+        false
+    }
+
+    /// Appends the fold of the range that follows this one, whose heap
+    /// indices start again from 0: `heaps_before` heaps precede it.
+    fn merge(&mut self, later: Self, heaps_before: u64) -> Result<(), Error>;
+}
+
+/// Hands `fold` the elements of `block` one heap at a time (see
+/// [`Fold::raw_elements`]), until it is done.
+pub fn each_element<F: Fold>(fold: &mut F, block: RawBlock<'_>) -> Result<(), Error> {
+    let mut at = At::nowhere();
+    for (i, value) in block.elements().enumerate() {
+        fold.heap(block.index + i as u64, &block.heap(i, value), &mut at)?;
+        if fold.done() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Hands `fold` the heaps of `block` one at a time (see [`Fold::words`]),
+/// until it is done.
+pub fn each_word<F: Fold>(
+    fold: &mut F,
+    block: WordBlock<'_>,
+    at: &mut At<'_>,
+) -> Result<(), Error> {
+    for i in 0..block.len() {
+        fold.heap(block.index + i as u64, &block.heap(i), at)?;
+        if fold.done() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What the driver knows of a heap besides its value.
+pub struct At<'c> {
+    /// The lines counted so far and the chunk being read, when the driver
+    /// counts lines (a stream of a text format).
+    pub(super) lines: Option<(&'c mut Lines, &'c [u8], u64)>,
+    /// Releases the pages the heap lies in, when it lies in a map.
+    pub pages: PageReleaser<'c>,
+}
+
+impl At<'_> {
+    /// Nothing known: no lines counted, no map.
+    pub fn nowhere() -> At<'static> {
+        At {
+            lines: None,
+            pages: PageReleaser::NONE,
+        }
+    }
+
+    /// The line of the heap at `offset` when the driver counts lines as it
+    /// reads (a stream, which cannot look it up later); `None` otherwise.
+    /// Offsets asked for must not decrease.
+    pub fn line(&mut self, offset: u64) -> Option<u64> {
+        let (lines, chunk, base) = self.lines.as_mut()?;
+        lines.count_to(chunk, *base, offset);
+        Some(lines.line())
+    }
+
+    /// [`At::line`] with the column, for an error at `offset`.
+    pub fn line_and_column(&mut self, offset: u64) -> Option<(u64, u64)> {
+        let (lines, chunk, base) = self.lines.as_mut()?;
+        Some(lines.locate(chunk, *base, offset))
+    }
+}

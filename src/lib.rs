@@ -157,7 +157,7 @@ fn report(
     path: String,
     options: &Options,
 ) -> Result<Report, Error> {
-    let facts = analysis::analyze(input, format, options)?;
+    let facts = analysis::entry::analyze(input, format, options)?;
     let bytes = input.size().unwrap_or(facts.stats.bytes_scanned);
     let info = InputInfo {
         path,

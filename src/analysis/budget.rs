@@ -187,7 +187,7 @@ pub(crate) struct Shape {
 }
 
 /// How the first pass counts the heaps holding each bit position (see
-/// [`super::holder_counts`]).
+/// [`super::nim::holder_counts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Counting {
     /// Every position: a stream cannot be read again.

@@ -36,7 +36,7 @@
 //! times, its own nim-sum showing nothing. A one-phase protocol would
 //! need every range to count the holders of every bit position up to its
 //! longest heap (O(bit length × log heaps)). A range's pass already counts
-//! the holders of its top `analysis::TABLE_BITS` bit
+//! the holders of its top `range_passes::TABLE_BITS` bit
 //! positions and keeps the first holder of every position (the one pass
 //! of `analyze` does, for its move): the partial carries that table
 //! (constant size), and the merge keeps the positions every range knows.
@@ -80,8 +80,10 @@
 mod finish;
 mod marks;
 mod partial;
+mod range_passes;
 mod span;
 mod table;
+mod whole_file;
 mod worker;
 
 pub use finish::{merge, Outcome};

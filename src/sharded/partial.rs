@@ -7,7 +7,7 @@
 //! marks by the earlier range's heap and line-feed counts, so a partial
 //! of any run of adjacent ranges has the same form as a range's own, and
 //! merging is associative. Its size is a constant plus the nim-sum:
-//! [`TABLE_BITS`](crate::analysis::TABLE_BITS) positions of holders at
+//! [`TABLE_BITS`](super::range_passes::TABLE_BITS) positions of holders at
 //! most, 16 holders under a game, one error.
 
 use super::marks::{mismatch, Lines, Mark};

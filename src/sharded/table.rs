@@ -11,7 +11,7 @@
 //! in the merged table, its holders are known and no second phase runs.
 
 use super::marks::{mismatch, Mark};
-use crate::analysis::{TopHolders, TABLE_BITS};
+use super::range_passes::{TopHolders, TABLE_BITS};
 use crate::error::Error;
 use crate::input::HeapPos;
 use crate::nimsum::to_hex;

@@ -10,10 +10,12 @@ use super::partial::{
     ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, MiserePart, Partial, SurveyPart,
     WorkStats, PARTIAL_VERSION,
 };
+use super::range_passes::{self, TopHolders};
 use super::span::{lines_of, span_of};
 use super::table;
 use super::table::NimPart;
-use crate::analysis::{self, Stats, Survey, TopHolders};
+use crate::analysis::facts::Stats;
+use crate::analysis::survey::Survey;
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
@@ -54,12 +56,12 @@ pub fn analyze_range(path: &Path, range: Range<u64>, options: &Options) -> Resul
         (None, _) if misere => Ok(Found::Misere(empty_misere())),
         (None, _) => Ok(Found::Game(empty_game())),
         (Some(span), Game::Nim) => {
-            analysis::nim_span(&input, format, options, span).map(Found::Nim)
+            range_passes::nim_span(&input, format, options, span).map(Found::Nim)
         }
         (Some(span), _) if misere => {
-            analysis::misere_span(&input, format, options, span).map(Found::Misere)
+            range_passes::misere_span(&input, format, options, span).map(Found::Misere)
         }
-        (Some(span), _) => analysis::game_span(&input, format, options, span).map(Found::Game),
+        (Some(span), _) => range_passes::game_span(&input, format, options, span).map(Found::Game),
     };
     let mut marks = Marks::default();
     match found {
@@ -125,7 +127,7 @@ pub fn holders_range(
         first: None,
     };
     if let Some(span) = span_of(&input, format, range.clone())? {
-        let found = match analysis::holders_span(&input, format, options, span, msb) {
+        let found = match range_passes::holders_span(&input, format, options, span, msb) {
             Ok(found) => found,
             Err(SpanError::Parse(error)) => return Err(input.parse_error(format, error)),
             Err(SpanError::Failed(error)) => return Err(error),
@@ -145,9 +147,9 @@ pub fn holders_range(
 
 /// What a range's pass found.
 enum Found {
-    Nim(analysis::NimSpan),
-    Game(analysis::GameSpan),
-    Misere(analysis::MisereSpan),
+    Nim(range_passes::NimSpan),
+    Game(range_passes::GameSpan),
+    Misere(range_passes::MisereSpan),
 }
 
 /// Opens the file and checks the range against its size.
@@ -209,8 +211,8 @@ fn empty(
     }
 }
 
-fn empty_nim() -> analysis::NimSpan {
-    analysis::NimSpan {
+fn empty_nim() -> range_passes::NimSpan {
+    range_passes::NimSpan {
         survey: Survey::default(),
         nim_sum: Vec::new(),
         top: TopHolders::default(),
@@ -218,8 +220,8 @@ fn empty_nim() -> analysis::NimSpan {
     }
 }
 
-fn empty_game() -> analysis::GameSpan {
-    analysis::GameSpan {
+fn empty_game() -> range_passes::GameSpan {
+    range_passes::GameSpan {
         survey: Survey::default(),
         grundy_sum: 0,
         holders: vec![None; 16],
@@ -228,8 +230,8 @@ fn empty_game() -> analysis::GameSpan {
     }
 }
 
-fn empty_misere() -> analysis::MisereSpan {
-    analysis::MisereSpan {
+fn empty_misere() -> range_passes::MisereSpan {
+    range_passes::MisereSpan {
         survey: Survey::default(),
         counts: Vec::new(),
         firsts: Vec::new(),
@@ -264,7 +266,7 @@ fn nim_part(nim_sum: &[u64], top: &TopHolders, marks: &mut Marks) -> NimPart {
     table::of_range(nim_sum, top, |pos| marks.mark(pos))
 }
 
-fn grundy_part(game: &analysis::GameSpan, marks: &mut Marks) -> GrundyPart {
+fn grundy_part(game: &range_passes::GameSpan, marks: &mut Marks) -> GrundyPart {
     GrundyPart {
         grundy_sum: game.grundy_sum,
         holders: game
@@ -276,7 +278,7 @@ fn grundy_part(game: &analysis::GameSpan, marks: &mut Marks) -> GrundyPart {
 }
 
 /// A heap a span's pass kept, as a partial names it.
-fn game_mark(found: &analysis::SpanHolder, marks: &mut Marks) -> GameMark {
+fn game_mark(found: &range_passes::SpanHolder, marks: &mut Marks) -> GameMark {
     let (size, residue) = match found.size {
         HeapSize::Exact(h) => (Some(h), None),
         HeapSize::Huge { residue } => (None, Some(residue)),

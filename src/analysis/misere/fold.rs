@@ -9,8 +9,8 @@
 //! sum's product is the product of the counts' powers), the earlier
 //! range's first heaps win.
 
-use crate::analysis::game_holders::{Holder, LongTokens};
-use crate::analysis::game_sums::{GameShared, LongResidue, PastValues};
+use crate::analysis::game::holders::{Holder, LongTokens};
+use crate::analysis::game::sums::{GameShared, LongResidue, PastValues};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::arch::columns::BlockTally;

@@ -8,7 +8,7 @@
 //! On several threads each range finds its own first holder and the
 //! earliest wins.
 
-use super::raw_arrays;
+use crate::analysis::raw_arrays;
 use crate::error::Error;
 use crate::input::driver::{At, Fold};
 use crate::input::{Heap, HeapPos, RawBlock, WordBlock};

@@ -14,24 +14,32 @@
 //! - [`game_span`]: the pass of a game other than Nim ([`GameSum`]): the
 //!   Grundy sum and the first holder of each of its 16 bits. One pass
 //!   always suffices.
+//! - [`misere_span`]: the misère pass of a game other than Nim
+//!   ([`MisereSum`]): the count of the heaps of each kind and the first
+//!   heap of each, a constant number of them; the move's heap is among
+//!   those firsts whatever the rest of the file holds, so one pass always
+//!   suffices.
 //!
 //! A heap wider than the budget's window leaves the one pass without the
 //! span's nim-sum: it is then computed by the windowed passes, a window
 //! at a time, into one vector (a partial carries the whole nim-sum
 //! anyway), and the table is empty.
 
-use super::budget::{Plan, Shape};
-use super::candidates::Candidates;
-use super::facts::Stats;
-use super::game_holders::{Holder, VALUE_BITS};
-use super::game_run::{refuse_nim_only, sequence_of};
-use super::game_sums::{game_reads, GameShared, GameSum};
-use super::holder_counts::HolderCounts;
-use super::holders::HolderSearch;
-use super::one_pass::{OnePass, Shared};
-use super::survey::Survey;
-use super::windows::{self, WindowXor};
-use super::Options;
+use crate::analysis::budget::{Plan, Shape};
+use crate::analysis::facts::Stats;
+use crate::analysis::game::holders::{Holder, VALUE_BITS};
+use crate::analysis::game::run::{refuse_nim_only, sequence_of};
+use crate::analysis::game::sums::{game_reads, GameShared, GameSum};
+use crate::analysis::misere::fold::MisereSum;
+use crate::analysis::misere::kinds::kinds_of;
+use crate::analysis::misere::max_heap;
+use crate::analysis::nim::candidates::Candidates;
+use crate::analysis::nim::holder_counts::HolderCounts;
+use crate::analysis::nim::holder_search::HolderSearch;
+use crate::analysis::nim::one_pass::{OnePass, Shared};
+use crate::analysis::nim::windows::{self, WindowXor};
+use crate::analysis::options::Options;
+use crate::analysis::survey::Survey;
 use crate::error::Error;
 use crate::games::HeapSize;
 use crate::input::driver::{self, Fold, Folded, Reads, SpanError};
@@ -311,6 +319,63 @@ pub fn holders_span(
         count: folded.fold.count,
         first: folded.fold.first,
         heaps: folded.heaps,
+        stats,
+    })
+}
+
+/// What the misère pass found in a span.
+#[derive(Debug)]
+pub struct MisereSpan {
+    /// Counts and landmarks, heap indices from 0 in the span.
+    pub survey: Survey,
+    /// The heaps of each kind.
+    pub counts: Vec<u64>,
+    /// The first heap of each kind (its `grundy` is the kind).
+    pub firsts: Vec<Option<SpanHolder>>,
+    /// The first heap past the heaps the quotient was computed for, with
+    /// no period proven, where the pass stopped (an error once located).
+    pub past_values: Option<HeapPos>,
+    /// What it cost.
+    pub stats: Stats,
+}
+
+/// Runs the misère pass of the game of `options` over `span` of `input`.
+pub fn misere_span(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    span: Range<u64>,
+) -> Result<MisereSpan, SpanError> {
+    let kinds = kinds_of(&options.game, max_heap(options)).map_err(SpanError::Failed)?;
+    let (meter, started) = (MemoryMeter::start(), Instant::now());
+    let plan = span_plan(&span, format, options);
+    let (reads, mut stats) = game_reads(&plan);
+    let shared = GameShared::new(&kinds.kinds, &plan, false);
+    let count = kinds.class.len();
+    let folded = driver::run_span(input, format, &reads, span, || {
+        MisereSum::new(&shared, count)
+    })?;
+    stats.count_pass(&folded);
+    let pass = folded.fold;
+    let firsts = pass
+        .firsts
+        .iter()
+        .map(|first| {
+            first.as_ref().map(|holder| SpanHolder {
+                pos: holder.pos,
+                size: holder.size,
+                grundy: holder.grundy,
+                bits: holder.bits,
+            })
+        })
+        .collect();
+    stats.working_memory_bytes = meter.peak_bytes();
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok(MisereSpan {
+        survey: pass.survey,
+        counts: pass.counts,
+        firsts,
+        past_values: pass.past_values.map(|past| past.pos),
         stats,
     })
 }

@@ -1,22 +1,28 @@
 //! The facts of a whole file from what the merged spans of the sharded
-//! runs found ([`super::ranged`]; the protocol is in [`crate::sharded`]):
-//! the rules of SPEC section 1 and the move, built by the same code as a
-//! whole analysis ([`super::rules`], [`super::moves`],
-//! [`super::game_run`]), so that the report is the one `analyze` prints.
+//! runs found ([`super::range_passes`]; the protocol is in
+//! [`crate::sharded`]): the rules and the move, built by the same code as
+//! a whole analysis (`analysis/rules.rs`, `analysis/nim/moves.rs`,
+//! `analysis/game/moves.rs`, `analysis/misere`), so that the report is the
+//! one `analyze` prints.
 //!
 //! The merge knows every count, the nim-sum (or the Grundy sum), and
 //! where the move's heap is and on which line; it reads that one heap of
 //! the input, when the move needs its digits (a move that leaves x ⊕ g, or
 //! misère's single heap ≥ 2), and nothing else.
 
-use super::budget::Shape;
-use super::facts::{Facts, MoveFacts, Number, Stats};
-use super::game_run::{game_facts, move_on_holder, past_values_message, sequence_of};
-use super::moves::{small_move, XorMove};
-use super::ranged::SpanHolder;
-use super::rules::{self, MovePlan};
-use super::survey::Survey;
-use super::Options;
+use super::range_passes::SpanHolder;
+use crate::analysis::budget::Shape;
+use crate::analysis::facts::{Facts, MoveFacts, Number, Stats};
+use crate::analysis::game::holders::Holder;
+use crate::analysis::game::moves::move_on_holder;
+use crate::analysis::game::run::{game_facts, past_values_message, sequence_of};
+use crate::analysis::misere::kinds::kinds_of;
+use crate::analysis::misere::{self, max_heap, Found};
+use crate::analysis::nim::moves::{small_move, XorMove};
+use crate::analysis::options::Options;
+use crate::analysis::rules::Rule;
+use crate::analysis::rules::{self, MovePlan};
+use crate::analysis::survey::Survey;
 use crate::error::Error;
 use crate::input::driver;
 use crate::input::source::page_release::PageReleaser;
@@ -242,9 +248,51 @@ pub fn conclude_game(
 /// the values computed for the game of `options`, which has no proven
 /// period: the words of a whole analysis.
 pub fn past_values_error(index: u64, options: &Options) -> Result<String, Error> {
-    if options.rule == super::Rule::Misere {
-        return super::misere::past_heaps_error(index, options);
+    if options.rule == Rule::Misere {
+        return misere::past_heaps_error(index, options);
     }
     let sequence = sequence_of(&options.game, options.max_values)?;
     Ok(past_values_message(index, &sequence))
+}
+
+/// What the merged spans of a misère analysis found over the whole file.
+#[derive(Clone, Debug)]
+pub struct WholeMisere {
+    /// Counts and landmarks of every heap.
+    pub survey: Survey,
+    /// The heaps of each kind.
+    pub counts: Vec<u64>,
+    /// The first heap of each kind, with its line.
+    pub firsts: Vec<Option<(SpanHolder, Option<u64>)>>,
+}
+
+/// The facts of a misère analysis under the game of `options` from what
+/// the merged spans found; `input` is the file, read only for the move's
+/// heap.
+pub fn conclude_misere(
+    input: &Input<'_>,
+    format: Format,
+    options: &Options,
+    whole: &WholeMisere,
+) -> Result<Facts, Error> {
+    let kinds = kinds_of(&options.game, max_heap(options))?;
+    if whole.counts.len() != kinds.class.len() || whole.firsts.len() != kinds.class.len() {
+        return Err(Error::Usage(format!(
+            "the partials count {} kinds of heaps, and the misère quotient of {} has {}",
+            whole.counts.len(),
+            options.game,
+            kinds.class.len()
+        )));
+    }
+    let firsts: Vec<Option<Holder>> = whole
+        .firsts
+        .iter()
+        .map(|first| first.as_ref().map(|(found, line)| found.holder(*line)))
+        .collect();
+    let found = Found {
+        survey: whole.survey.clone(),
+        counts: &whole.counts,
+        firsts: &firsts,
+    };
+    found.facts(input, format, options, &kinds, &[], &mut Stats::default())
 }

@@ -3,7 +3,7 @@
 //! limbs kept for the report when they are short enough, and the removed
 //! amount's bit length is found without holding either.
 
-use super::facts::Number;
+use crate::analysis::facts::Number;
 use crate::error::Error;
 use crate::output::BitsFile;
 

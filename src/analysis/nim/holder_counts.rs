@@ -16,7 +16,7 @@
 //!   when it lies below the counted positions, the caller reads the file
 //!   again.
 
-use super::budget::Counting;
+use crate::analysis::budget::Counting;
 use crate::arch::columns::{self, BlockTally, ColumnCounter, STEP};
 use crate::input::{Format, HeapValue, RawBlock};
 

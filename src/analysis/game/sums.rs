@@ -8,7 +8,7 @@
 //! step at a time, or, for a token read in pieces, group by group as the
 //! reads bring them. A heap of any length costs O(1) state. The fold
 //! keeps the first heap holding each bit of the values
-//! ([`super::game_holders`]). On a stream, which cannot be read again,
+//! ([`super::holders`]). On a stream, which cannot be read again,
 //! the holders keep their limbs (up to the stream's window), or what the
 //! report needs of them; on a file the move's heap is read again at the
 //! end.
@@ -16,11 +16,11 @@
 //! Folds of consecutive ranges merge associatively: the sums XOR, the
 //! earlier range's holders win.
 
-use super::budget::Plan;
-use super::facts::Stats;
-use super::game_holders::{Holder, Holders, LongTokens};
-use super::raw_arrays;
-use super::survey::Survey;
+use super::holders::{Holder, Holders, LongTokens};
+use crate::analysis::budget::Plan;
+use crate::analysis::facts::Stats;
+use crate::analysis::raw_arrays;
+use crate::analysis::survey::Survey;
 use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
@@ -59,7 +59,7 @@ pub struct GameShared<'s> {
 /// How a game's pass reads under `plan` — the first pass's reads, but a
 /// long token is never packed whole (its residue needs each digit once,
 /// as the reads bring it) — and the costs it starts from.
-pub(super) fn game_reads(plan: &Plan) -> (Reads, Stats) {
+pub(crate) fn game_reads(plan: &Plan) -> (Reads, Stats) {
     let reads = Reads {
         max_packed_bytes: 0,
         ..plan.first
@@ -171,7 +171,7 @@ pub struct GameSum<'s> {
 /// read: the residue so far, the bit length so far, and the last whole
 /// group (the value itself, when it turns out to be short).
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct LongResidue {
+pub(crate) struct LongResidue {
     residue: u64,
     bits: u64,
     last_group: u64,
@@ -179,7 +179,7 @@ pub(super) struct LongResidue {
 
 impl LongResidue {
     /// Takes the token's next whole groups (see [`Fold::long_groups`]).
-    pub(super) fn take(&mut self, groups: &[u64], modulus: Option<&Modulus>) {
+    pub(crate) fn take(&mut self, groups: &[u64], modulus: Option<&Modulus>) {
         self.residue = modulus.map_or(0, |modulus| modulus.fold_groups(self.residue, groups));
         for &group in groups {
             self.bits = match self.bits {
@@ -194,7 +194,7 @@ impl LongResidue {
 
     /// The token's bit length and size, once its `tail` has come (the
     /// fold drains long tokens only under a period: `modulus`).
-    pub(super) fn end(self, tail: &LongTail, modulus: &Modulus) -> (u64, HeapSize) {
+    pub(crate) fn end(self, tail: &LongTail, modulus: &Modulus) -> (u64, HeapSize) {
         let bits = match self.bits {
             0 => bit_length(tail.last),
             bits => bits + u64::from(tail.last_bits),

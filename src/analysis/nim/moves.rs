@@ -14,9 +14,9 @@
 //! Misère's other moves leave 0 or 1 ([`small_move`]).
 
 use super::candidates::HeapInFile;
-use super::facts::{MoveFacts, Number};
 use super::streamed_values::{subtract_low_limbs, RemoveLength, TopDownValue};
-use super::Options;
+use crate::analysis::facts::{MoveFacts, Number};
+use crate::analysis::options::Options;
 use crate::error::Error;
 use crate::input::source::page_release::PageReleaser;
 use crate::input::{HeapPos, HeapValue};

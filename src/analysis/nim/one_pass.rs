@@ -20,11 +20,11 @@
 //! token is held; a token read in pieces is XORed in once it ends, or, the
 //! first that is longer than the sum, becomes it rather than being copied.
 
-use super::budget::{Counting, Plan};
 use super::candidates::{Candidates, HeapInFile};
 use super::holder_counts::HolderCounts;
-use super::raw_arrays;
-use super::survey::Survey;
+use crate::analysis::budget::{Counting, Plan};
+use crate::analysis::raw_arrays;
+use crate::analysis::survey::Survey;
 use crate::error::Error;
 use crate::input::driver::{each_element, each_word, At, Fold};
 use crate::input::{

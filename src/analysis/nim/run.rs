@@ -4,25 +4,23 @@
 //! What may be left after the first pass: the windows of a nim-sum longer
 //! than it could hold ([`super::windows`]); the count of the heaps holding
 //! the msb and the first of them, when it did not keep them
-//! ([`super::holders`]); the move's heap, read again when it was not kept
+//! ([`super::holder_search`]); the move's heap, read again when it was not kept
 //! whole. Each is one more pass or read through the same driver, carrying
 //! on from what the first pass learned, and each is counted in the stats.
 
-use super::budget::{Plan, Shape};
 use super::candidates::{holds_bit, Candidate, Candidates, HeapInFile};
-use super::facts::{Facts, MoveFacts, Stats};
-use super::game_run::analyze_game;
-use super::holders::HolderSearch;
+use super::holder_search::HolderSearch;
 use super::moves::{lengths_from_top, small_move, XorMove};
 use super::one_pass::{FirstPass, OnePass, Shared};
-use super::rules::{self, MovePlan, Player};
 use super::streamed_values::TopDownValue;
 use super::windows::{self, WindowXor};
-use super::Options;
+use crate::analysis::budget::{Plan, Shape};
+use crate::analysis::facts::{Facts, MoveFacts, Stats};
+use crate::analysis::options::Options;
+use crate::analysis::rules::{self, MovePlan, Player};
 use crate::error::Error;
-use crate::games::Game;
 use crate::input::driver::progress;
-use crate::input::driver::{self, Fold, Folded, Reread};
+use crate::input::driver::{self, Fold, Reread};
 use crate::input::source::page_release::PageReleaser;
 use crate::input::source::Input;
 use crate::input::{Format, HeapPos, HeapValue, LongToken};
@@ -31,15 +29,12 @@ use crate::output::BitsFile;
 use crate::working_memory::MemoryMeter;
 use std::time::Instant;
 
-/// Analyzes `input`, read as `format`, under the game and rule of
-/// `options`.
-pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Result<Facts, Error> {
-    // The first pass reads the whole input; more passes are planned as
-    // they are found to be needed (the windows).
-    progress::plan(input.size().unwrap_or(0));
-    if options.game != Game::Nim {
-        return analyze_game(input, format, options);
-    }
+/// Analyzes `input`, read as `format`, as Nim under the rule of `options`.
+pub(crate) fn analyze_nim(
+    input: &mut Input<'_>,
+    format: Format,
+    options: &Options,
+) -> Result<Facts, Error> {
     let shape = Shape {
         len: input.size(),
         format,
@@ -48,8 +43,8 @@ pub fn analyze(input: &mut Input<'_>, format: Format, options: &Options) -> Resu
     analyze_under(options.memory.plan(&shape), input, format, options)
 }
 
-/// [`analyze`] under `plan`.
-pub(super) fn analyze_under(
+/// [`analyze_nim`] under `plan`.
+pub(crate) fn analyze_under(
     mut plan: Plan,
     input: &mut Input<'_>,
     format: Format,
@@ -95,15 +90,6 @@ fn first_pass(
     let folded = driver::run(input, format, &plan.first, || OnePass::new(&shared))?;
     cost.count_pass(&folded);
     Ok(folded.fold.finish())
-}
-
-impl Stats {
-    /// Counts a pass.
-    pub(super) fn count_pass<F>(&mut self, folded: &Folded<F>) {
-        self.passes += 1;
-        self.bytes_scanned += folded.bytes_read;
-        self.threads = self.threads.max(folded.ranges as u64);
-    }
 }
 
 /// The rest of an analysis, once the first pass is done.

@@ -1,165 +1,31 @@
-//! An analysis under a game other than Nim (SPEC section 8), from start to
-//! end: one pass of [`GameSum`] through the driver, then the move on the
-//! first heap whose value holds the Grundy sum's msb.
-//!
-//! The pass reads as the budget's first pass does, except that a token
-//! longer than a read is never packed whole: its residue needs each digit
-//! once, so its groups are folded as the reads bring them
-//! ([`crate::input::driver::Fold::long_groups`]), and with no period to
-//! fold them by it is read where it lies (it has no value then anyway).
+//! The move of a game other than Nim, once a pass has chosen its heap:
+//! the first option (SPEC section 8's order) of the first heap whose
+//! value holds the Grundy sum's msb that leaves a sum of 0, written out
+//! however long the heap ([`Mover`]): its value and the parts it leaves,
+//! as the report writes them and to `--move-out`, the heap read again
+//! where it lies when the numbers need its digits. Misère play's move
+//! (`analysis/misere`) is written out by the same code.
 
-use super::budget::Shape;
-use super::facts::{Facts, GameFacts, GameMoveFacts, Number, Stats};
-use super::game_holders::Holder;
-use super::game_sums::{game_reads, GamePass, GameShared, GameSum};
-use super::rules::{Player, Rule};
-use super::survey::Survey;
-use super::Options;
+use super::holders::Holder;
+use super::sums::GamePass;
+use crate::analysis::budget::Shape;
+use crate::analysis::facts::{GameMoveFacts, Number, Stats};
+use crate::analysis::options::Options;
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, SmallSubtraction};
-use crate::games::{first_option, FoundLeave, Game, HeapSize, PartSize, Sequence};
+use crate::games::{first_option, FoundLeave, HeapSize, PartSize, Sequence};
 use crate::input::driver::{self, Reads};
 use crate::input::source::page_release::PageReleaser;
 use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::output::BitsFile;
-use crate::working_memory::MemoryMeter;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
-
-/// Analyzes `input`, read as `format`, as a sum of heaps of the game of
-/// `options` (misère play: [`super::misere`]).
-pub fn analyze_game(
-    input: &mut Input<'_>,
-    format: Format,
-    options: &Options,
-) -> Result<Facts, Error> {
-    refuse_nim_only(options)?;
-    if options.rule == Rule::Misere {
-        return super::misere::analyze_misere(input, format, options);
-    }
-    let sequence = sequence_of(&options.game, options.max_values)?;
-    let sequence = sequence.as_ref();
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    let plan = options.memory.plan(&shape);
-    let meter = MemoryMeter::start();
-    let started = Instant::now();
-    let (reads, mut cost) = game_reads(&plan);
-    let stream = input.random_access().is_none();
-    let shared = GameShared::new(sequence, &plan, stream);
-    let folded = driver::run(input, format, &reads, || GameSum::new(&shared))?;
-    cost.count_pass(&folded);
-    let mut pass = folded.fold.finish();
-    let no_lf = std::mem::take(&mut pass.long_tokens).in_order();
-    if let Some(past) = pass.past_values {
-        let message = past_values_message(past.pos.index, sequence);
-        return Err(input.error_at(format, past.pos.offset, message, past.line_col));
-    }
-    let mut mover = Mover {
-        input,
-        format,
-        options,
-        reads: plan.later,
-        cost: &mut cost,
-    };
-    let winning_move = match options.decide {
-        true => None,
-        false => mover.winning_move(&pass, sequence, &no_lf)?,
-    };
-    input.check_unchanged()?;
-    cost.working_memory_bytes = meter.peak_bytes();
-    cost.seconds = started.elapsed().as_secs_f64();
-    Ok(game_facts(
-        pass.survey,
-        sequence,
-        pass.grundy_sum,
-        winning_move,
-        cost,
-    ))
-}
-
-/// The facts of a game other than Nim under normal play: the player to
-/// move wins when the Grundy sum is not 0.
-pub(super) fn game_facts(
-    survey: Survey,
-    sequence: &Sequence,
-    grundy_sum: u16,
-    winning_move: Option<GameMoveFacts>,
-    stats: Stats,
-) -> Facts {
-    let winner = match grundy_sum {
-        0 => Player::Second,
-        _ => Player::First,
-    };
-    Facts {
-        survey,
-        nim_sum: None,
-        msb: None,
-        winner,
-        winning_moves: None,
-        winning_move: None,
-        misere: None,
-        game: Some(GameFacts {
-            game: sequence.game().to_string(),
-            period: sequence.period(),
-            values_computed: sequence.values_computed(),
-            grundy_sum,
-            winning_move,
-        }),
-        stats,
-    }
-}
-
-/// Refuses what only Nim has: `--nim-sum-out`.
-pub(super) fn refuse_nim_only(options: &Options) -> Result<(), Error> {
-    let game = &options.game;
-    if options.nim_sum_out.is_some() {
-        return Err(Error::Usage(format!(
-            "--nim-sum-out is for Nim: under {game} the sum is of Grundy values, \
-             and the report holds it (grundy_sum)"
-        )));
-    }
-    Ok(())
-}
-
-/// The value sequence of `game` computed up to `max_values`: the last one
-/// asked for is kept, so that many analyses under one game in a process
-/// (`verify --game`, a library user's loop) compute it once. A table is 2
-/// bytes a value (about 1 MB for `octal:0.16`).
-pub(super) fn sequence_of(game: &Game, max_values: u64) -> Result<Arc<Sequence>, Error> {
-    static LAST: Mutex<Option<(u64, Arc<Sequence>)>> = Mutex::new(None);
-    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((max, sequence)) = &*last {
-        if *max == max_values && sequence.game() == game {
-            return Ok(Arc::clone(sequence));
-        }
-    }
-    let sequence = Arc::new(Sequence::compute(game, max_values)?);
-    *last = Some((max_values, Arc::clone(&sequence)));
-    Ok(sequence)
-}
-
-/// The error for a heap past the computed values of a game with no
-/// proven period.
-pub(super) fn past_values_message(index: u64, sequence: &Sequence) -> String {
-    format!(
-        "heap {index} lies past the {} values computed for {}, which has no period \
-         proven within them; raise --max-values",
-        sequence.values_computed(),
-        sequence.game()
-    )
-}
 
 /// The winning move on `holder`, the first heap whose value holds the
 /// msb of `sum` (not 0), on `line`: what the merge of the sharded runs
-/// ([`super::ranged`]) found, the heap read again where it lies when the
+/// (`sharded/range_passes.rs`) found, the heap read again where it lies when the
 /// move needs its digits. Its reads are added to `cost`.
-pub(super) fn move_on_holder(
+pub(crate) fn move_on_holder(
     input: &Input<'_>,
     format: Format,
     options: &Options,
@@ -177,8 +43,8 @@ pub(super) fn move_on_holder(
 /// the report writes them, the parts also written to `--move-out` (the
 /// heap read again where it lies when the numbers need its digits). Its
 /// reads are added to `cost`. Misère play's move
-/// ([`super::misere`]) is written out so.
-pub(super) fn written_move(
+/// ([`crate::analysis::misere`]) is written out so.
+pub(crate) fn written_move(
     input: &Input<'_>,
     format: Format,
     options: &Options,
@@ -197,7 +63,7 @@ pub(super) fn written_move(
 }
 
 /// Finds the move on the heap the pass chose, and writes it out.
-struct Mover<'a, 'i> {
+pub(crate) struct Mover<'a, 'i> {
     input: &'a Input<'i>,
     format: Format,
     options: &'a Options,
@@ -208,7 +74,7 @@ struct Mover<'a, 'i> {
 impl<'a, 'i> Mover<'a, 'i> {
     /// A mover reading `input` again as a whole analysis's later passes
     /// read, its reads added to `cost`.
-    fn new(
+    pub(crate) fn new(
         input: &'a Input<'i>,
         format: Format,
         options: &'a Options,
@@ -231,7 +97,7 @@ impl<'a, 'i> Mover<'a, 'i> {
     /// The first option (SPEC section 8's order) of the first heap whose
     /// value holds the Grundy sum's msb, that leaves a sum of 0.
     /// `no_lf`: byte ranges known to hold no line feed, in file order.
-    fn winning_move(
+    pub(crate) fn winning_move(
         &mut self,
         pass: &GamePass,
         sequence: &Sequence,
@@ -380,7 +246,7 @@ impl<'a, 'i> Mover<'a, 'i> {
 }
 
 /// The parts a move leaves, the smaller first.
-pub(super) fn parts(leave: &FoundLeave) -> Vec<PartSize> {
+pub(crate) fn parts(leave: &FoundLeave) -> Vec<PartSize> {
     match *leave {
         FoundLeave::Nothing => vec![],
         FoundLeave::One { size, .. } => vec![size],

@@ -21,7 +21,7 @@ use crate::analysis::misere::{self, max_heap, Found};
 use crate::analysis::nim::moves::{small_move, XorMove};
 use crate::analysis::options::Options;
 use crate::analysis::rules::Rule;
-use crate::analysis::rules::{self, MovePlan};
+use crate::analysis::rules::{self, MoveFinder};
 use crate::analysis::survey::Survey;
 use crate::error::Error;
 use crate::input::driver;
@@ -64,8 +64,7 @@ impl WholeNim {
     /// Whether the move is played on the first holder of the msb, whose
     /// count and place a whole analysis needs.
     pub fn needs_msb_holders(&self, options: &Options) -> bool {
-        let plan = rules::move_plan(options.rule, self.survey.counts(), self.msb().is_some());
-        plan == MovePlan::XorMsb
+        rules::moves_on_msb_holder(options.rule, self.survey.counts(), self.msb().is_some())
     }
 }
 
@@ -80,35 +79,14 @@ pub fn conclude_nim(
     let counts = whole.survey.counts();
     let msb = whole.msb();
     let winner = rules::winner(options.rule, counts, msb.is_some());
-    let plan = rules::move_plan(options.rule, counts, msb.is_some());
-    let holders = whole.msb_holders.map_or(0, |(count, _)| count);
-    let mut stats = Stats::default();
-    let winning_move = match plan {
-        MovePlan::None => None,
-        MovePlan::XorMsb => {
-            let (_, heap) = whole.msb_holders.ok_or_else(|| {
-                Error::Usage("the msb's holders are not known: run the second phase".into())
-            })?;
-            Some(xor_move(input, format, options, whole, heap, &mut stats)?)
-        }
-        MovePlan::SingleBig { target } => {
-            let pos = whole.survey.first_big.expect("one heap is big");
-            let heap = Landmark {
-                pos,
-                line: whole.first_big_line,
-            };
-            Some(read_and_move(
-                input, format, options, heap, target, &mut stats,
-            )?)
-        }
-        MovePlan::TakeOne => {
-            let pos = whole.survey.first_one.expect("some heap is 1");
-            let one = HeapValue::Word(1);
-            let mut found = small_move(pos, &one, PageReleaser::NONE, 0, options)?;
-            found.line = whole.first_one_line;
-            Some(found)
-        }
+    let mut finder = Finder {
+        input,
+        format,
+        options,
+        whole,
+        stats: Stats::default(),
     };
+    let (winning_moves, winning_move) = rules::choose_move(options.rule, counts, msb, &mut finder)?;
     let inline = options.inline_bits;
     let bits = msb.map_or(0, |top| top + 1);
     Ok(Facts {
@@ -116,12 +94,54 @@ pub fn conclude_nim(
         nim_sum: Some(Number::new(bits, &whole.nim_sum, inline)),
         msb,
         winner,
-        winning_moves: Some(rules::winning_moves(plan, counts, holders)),
+        winning_moves: Some(winning_moves),
         winning_move,
         game: None,
         misere: None,
-        stats,
+        stats: finder.stats,
     })
+}
+
+/// How the merge finds the move's heap: where the merged partials name
+/// it, read again when the move needs its digits.
+struct Finder<'w, 'i> {
+    input: &'w Input<'i>,
+    format: Format,
+    options: &'w Options,
+    whole: &'w WholeNim,
+    /// The bytes read again.
+    stats: Stats,
+}
+
+impl MoveFinder for Finder<'_, '_> {
+    type Move = MoveFacts;
+
+    fn on_msb_holder(&mut self, _msb: u64) -> Result<(u64, MoveFacts), Error> {
+        let (count, heap) = self.whole.msb_holders.ok_or_else(|| {
+            Error::Usage("the msb's holders are not known: run the second phase".into())
+        })?;
+        let (input, format, options) = (self.input, self.format, self.options);
+        let found = xor_move(input, format, options, self.whole, heap, &mut self.stats)?;
+        Ok((count, found))
+    }
+
+    fn on_first_big(&mut self, target: u64) -> Result<MoveFacts, Error> {
+        let pos = self.whole.survey.first_big.expect("one heap is big");
+        let heap = Landmark {
+            pos,
+            line: self.whole.first_big_line,
+        };
+        let (input, format, options) = (self.input, self.format, self.options);
+        read_and_move(input, format, options, heap, target, &mut self.stats)
+    }
+
+    fn on_first_one(&mut self) -> Result<MoveFacts, Error> {
+        let pos = self.whole.survey.first_one.expect("some heap is 1");
+        let one = HeapValue::Word(1);
+        let mut found = small_move(pos, &one, PageReleaser::NONE, 0, self.options)?;
+        found.line = self.whole.first_one_line;
+        Ok(found)
+    }
 }
 
 /// The move's `heap` read again (the driver reads at most this one heap

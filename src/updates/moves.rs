@@ -1,5 +1,5 @@
-//! The winning move after each update (`--moves`): which heap, by the
-//! plan of [`crate::analysis::rules::move_plan`], and how many heaps
+//! The winning move after each update (`--moves`): which heap, as
+//! [`crate::analysis::rules::choose_move`] chooses it, and how many heaps
 //! admit one.
 //!
 //! Two ways, by what FILE holds:
@@ -22,7 +22,7 @@ use super::held::{HeapRef, NimSum};
 use super::holders::{BitCounts, OrTree};
 use super::index::HeapIndex;
 use super::updated::Updated;
-use crate::analysis::rules::{move_plan, winning_moves, Counts, MovePlan};
+use crate::analysis::rules::{choose_move, Counts, MoveFinder};
 use crate::analysis::Rule;
 use crate::error::Error;
 use crate::input::HeapValue;
@@ -123,7 +123,8 @@ impl Holders {
     }
 
     /// The number of heaps that admit a winning move, and the heap of
-    /// the deterministic one (SPEC section 1).
+    /// the deterministic one (SPEC section 1, chosen by
+    /// [`choose_move`]).
     pub(super) fn find(
         &mut self,
         file: &FileHeaps<'_>,
@@ -132,14 +133,33 @@ impl Holders {
         sum: &NimSum,
         rule: Rule,
     ) -> Result<(u64, Option<Chosen>), Error> {
-        let plan = move_plan(rule, counts, sum.is_nonzero());
-        let (wanted, target) = match plan {
-            MovePlan::None => return Ok((0, None)),
-            MovePlan::XorMsb => (Wanted::Bit(sum.bit_length() - 1), Target::XorSum),
-            MovePlan::SingleBig { target } => (Wanted::Big, Target::Value(target)),
-            MovePlan::TakeOne => (Wanted::One, Target::Value(0)),
+        let msb = sum.is_nonzero().then(|| sum.bit_length() - 1);
+        let mut finder = Finder {
+            holders: self,
+            file,
+            updated,
+            counts,
         };
-        let (holders, found) = match self {
+        let (count, chosen) = choose_move(rule, counts, msb, &mut finder)?;
+        Ok((count, chosen.flatten()))
+    }
+}
+
+/// How a position finds the move's heap: through the holder counts and
+/// the OR tree, or a search over the heaps in order.
+struct Finder<'h, 'f> {
+    holders: &'h mut Holders,
+    file: &'h FileHeaps<'f>,
+    updated: &'h Updated,
+    counts: Counts,
+}
+
+impl Finder<'_, '_> {
+    /// How many heaps are `wanted` (exact for a bit), and the first, as a
+    /// move that leaves `target`.
+    fn first(&mut self, wanted: Wanted, target: Target) -> Result<(u64, Option<Chosen>), Error> {
+        let (file, updated) = (self.file, self.updated);
+        let (holders, found) = match self.holders {
             Holders::Words {
                 counts: bits,
                 tree,
@@ -154,7 +174,7 @@ impl Holders {
                     Some(&heap) => (1, Some(updated_heap(updated, heap))),
                     None => (1, first_in_tree(tree, !1, file, updated)?),
                 },
-                Wanted::One => (counts.ones, first_in_tree(tree, 1, file, updated)?),
+                Wanted::One => (self.counts.ones, first_in_tree(tree, 1, file, updated)?),
             },
             Holders::Search => search(file, updated, wanted)?,
         };
@@ -164,7 +184,23 @@ impl Holders {
             offset,
             target,
         });
-        Ok((winning_moves(plan, counts, holders), chosen))
+        Ok((holders, chosen))
+    }
+}
+
+impl MoveFinder for Finder<'_, '_> {
+    type Move = Option<Chosen>;
+
+    fn on_msb_holder(&mut self, msb: u64) -> Result<(u64, Option<Chosen>), Error> {
+        self.first(Wanted::Bit(msb), Target::XorSum)
+    }
+
+    fn on_first_big(&mut self, target: u64) -> Result<Option<Chosen>, Error> {
+        Ok(self.first(Wanted::Big, Target::Value(target))?.1)
+    }
+
+    fn on_first_one(&mut self) -> Result<Option<Chosen>, Error> {
+        Ok(self.first(Wanted::One, Target::Value(0))?.1)
     }
 }
 

@@ -17,7 +17,7 @@ use super::windows::{self, WindowXor};
 use crate::analysis::budget::{Plan, Shape};
 use crate::analysis::facts::{Facts, MoveFacts, Stats};
 use crate::analysis::options::Options;
-use crate::analysis::rules::{self, MovePlan, Player};
+use crate::analysis::rules::{self, MoveFinder, Player};
 use crate::error::Error;
 use crate::input::driver::progress;
 use crate::input::driver::{self, Fold, Reread};
@@ -232,8 +232,9 @@ impl<'a> Run<'a, '_> {
                 if options.decide && more_below && options.nim_sum_out.is_none() {
                     return Ok(false);
                 }
-                let plan = rules::move_plan(options.rule, first.survey.counts(), true);
-                if plan == MovePlan::XorMsb && !options.decide {
+                let on_holder =
+                    rules::moves_on_msb_holder(options.rule, first.survey.counts(), true);
+                if on_holder && !options.decide {
                     let above = first_limb + limbs.len() as u64;
                     let (holders, moving) =
                         self.start_xor_move(first, top, above, windows.capture, whole)?;
@@ -340,8 +341,8 @@ impl<'a> Run<'a, '_> {
         Ok(LongToken::digit_value(self.format, digit[0]) >> bit & 1 == 1)
     }
 
-    /// The deterministic winning move of SPEC section 1, and how many
-    /// heaps admit one.
+    /// The deterministic winning move of SPEC section 1 (chosen by
+    /// [`rules::choose_move`]), and how many heaps admit one.
     fn choose_move(
         &mut self,
         first: &mut FirstPass,
@@ -349,26 +350,16 @@ impl<'a> Run<'a, '_> {
         holders: u64,
         msb: Option<u64>,
     ) -> Result<(Option<u64>, Option<MoveFacts>), Error> {
-        let options = self.options;
-        let survey = &first.survey;
-        let plan = rules::move_plan(options.rule, survey.counts(), msb.is_some());
-        let winning_moves = rules::winning_moves(plan, survey.counts(), holders);
-        let (mut found, line) = match plan {
-            MovePlan::None => return Ok((Some(winning_moves), None)),
-            MovePlan::XorMsb => match xor_move.expect("a non-zero nim-sum starts the move") {
-                XorMoving::Streaming(moving, line) => (moving.finish(options.inline_bits)?, line),
-                XorMoving::Known(known) => (known, None),
-            },
-            MovePlan::SingleBig { target } => {
-                let pos = survey.first_big.expect("one heap is big");
-                self.single_big_move(first, pos, target)?
-            }
-            MovePlan::TakeOne => {
-                let pos = survey.first_one.expect("some heap is 1");
-                let one = HeapValue::Word(1);
-                let line = first.first_one_line;
-                (small_move(pos, &one, PageReleaser::NONE, 0, options)?, line)
-            }
+        let (rule, counts) = (self.options.rule, first.survey.counts());
+        let mut finder = Finder {
+            run: self,
+            first,
+            xor_move,
+            holders,
+        };
+        let (winning_moves, found) = rules::choose_move(rule, counts, msb, &mut finder)?;
+        let Some((mut found, line)) = found else {
+            return Ok((Some(winning_moves), None));
         };
         found.line = match line {
             Some(line) => Some(line),
@@ -450,5 +441,47 @@ impl<'a> Run<'a, '_> {
         let folded = driver::run_random(self.input, self.format, &self.plan.later, make)?;
         self.cost.count_pass(&folded);
         Ok(folded.fold)
+    }
+}
+
+/// How a whole analysis finds the move's heap: the move of normal play
+/// streamed out as the windows came, the others on the heap the first
+/// pass's survey names, from its candidates or read again.
+struct Finder<'r, 'a, 'i> {
+    run: &'r mut Run<'a, 'i>,
+    first: &'r mut FirstPass,
+    /// The move of normal play, started once the msb was known.
+    xor_move: Option<XorMoving<'a>>,
+    /// How many heaps hold the msb.
+    holders: u64,
+}
+
+impl MoveFinder for Finder<'_, '_, '_> {
+    /// The move and its line, when the first pass counted it.
+    type Move = (MoveFacts, Option<u64>);
+
+    fn on_msb_holder(&mut self, _msb: u64) -> Result<(u64, Self::Move), Error> {
+        let inline_bits = self.run.options.inline_bits;
+        let found = match self
+            .xor_move
+            .take()
+            .expect("a non-zero nim-sum starts the move")
+        {
+            XorMoving::Streaming(moving, line) => (moving.finish(inline_bits)?, line),
+            XorMoving::Known(known) => (known, None),
+        };
+        Ok((self.holders, found))
+    }
+
+    fn on_first_big(&mut self, target: u64) -> Result<Self::Move, Error> {
+        let pos = self.first.survey.first_big.expect("one heap is big");
+        self.run.single_big_move(self.first, pos, target)
+    }
+
+    fn on_first_one(&mut self) -> Result<Self::Move, Error> {
+        let pos = self.first.survey.first_one.expect("some heap is 1");
+        let one = HeapValue::Word(1);
+        let found = small_move(pos, &one, PageReleaser::NONE, 0, self.run.options)?;
+        Ok((found, self.first.first_one_line))
     }
 }

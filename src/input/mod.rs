@@ -40,7 +40,6 @@ pub use heap::{Heap, HeapPos, HeapValue};
 pub use packed::{PackedDigits, TokenScratch};
 pub use scanner::{HeapScanner, ScanVisitor};
 
-pub(crate) use formats::any::first_boundary;
 pub(crate) use formats::dec::digits::{parse8, parse_prefix, POWERS_OF_TEN};
 pub(crate) use formats::token::is_space;
 pub(crate) use heap::trimmed;

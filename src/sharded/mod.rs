@@ -57,7 +57,7 @@
 //! Finding a range's heaps costs a look at the byte before it, its own
 //! bytes when it starts inside a token, and the token that crosses its
 //! end; a `nimb` range hops through the records before it from the header
-//! (see `span.rs`). Counting line feeds reads a text range's bytes once
+//! (see `input/driver/span.rs`). Counting line feeds reads a text range's bytes once
 //! more (at memory speed).
 //!
 //! ```
@@ -81,7 +81,6 @@ mod finish;
 mod marks;
 mod partial;
 mod range_passes;
-mod span;
 mod table;
 mod whole_file;
 mod worker;

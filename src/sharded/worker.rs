@@ -1,7 +1,8 @@
 //! What a worker does with one range: `analyze FILE --range START..END
 //! --partial` ([`analyze_range`], the first phase) and, once the merged
 //! first phase named the nim-sum's msb, `--phase2 PLAN`
-//! ([`holders_range`]). Each finds the range's span ([`super::span`]),
+//! ([`holders_range`]). Each finds the range's span (the driver's
+//! `span_of`),
 //! runs the analysis's folds over it through the driver, and writes what
 //! they found as a [`Partial`], bad input included, as data.
 
@@ -10,16 +11,16 @@ use super::partial::{
     ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, MiserePart, Partial, SurveyPart,
     WorkStats, PARTIAL_VERSION,
 };
-use super::range_passes::{self, TopHolders};
-use super::span::{lines_of, span_of};
+use super::range_passes::{self, span_plan, TopHolders};
 use super::table;
 use super::table::NimPart;
+use crate::analysis::budget::MemoryBudget;
 use crate::analysis::facts::Stats;
 use crate::analysis::survey::Survey;
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
-use crate::input::driver::SpanError;
+use crate::input::driver::{span_of, SpanError};
 use crate::input::source::Input;
 use crate::input::{self, Format, HeapPos};
 use std::ops::Range;
@@ -49,7 +50,7 @@ use std::path::Path;
 pub fn analyze_range(path: &Path, range: Range<u64>, options: &Options) -> Result<Partial, Error> {
     let (input, format) = open(path, &range, options)?;
     let mut partial = empty(&input, format, &range, options, Kind::Survey);
-    let span = span_of(&input, format, range.clone())?;
+    let span = find_span(&input, format, &range, options)?;
     let misere = options.rule == Rule::Misere;
     let found = match (span, &options.game) {
         (None, Game::Nim) => Ok(Found::Nim(empty_nim())),
@@ -126,7 +127,7 @@ pub fn holders_range(
         count: 0,
         first: None,
     };
-    if let Some(span) = span_of(&input, format, range.clone())? {
+    if let Some(span) = find_span(&input, format, &range, options)? {
         let found = match range_passes::holders_span(&input, format, options, span, msb) {
             Ok(found) => found,
             Err(SpanError::Parse(error)) => return Err(input.parse_error(format, error)),
@@ -143,6 +144,18 @@ pub fn holders_range(
     marks.fill(&input, format, &range, &mut partial)?;
     input.check_unchanged()?;
     Ok(partial)
+}
+
+/// The span of the heaps of `range` (see the driver's `span_of`), read
+/// as a pass over it would read.
+fn find_span(
+    input: &Input<'_>,
+    format: Format,
+    range: &Range<u64>,
+    options: &Options,
+) -> Result<Option<Range<u64>>, Error> {
+    let reads = span_plan(range, format, options).later;
+    span_of(input, format, range.clone(), &reads)
 }
 
 /// What a range's pass found.
@@ -331,7 +344,7 @@ impl Marks {
     ) -> Result<(), Error> {
         self.offsets.sort_unstable();
         self.offsets.dedup();
-        let (total, at_marks, read) = lines_of(input, format, range.clone(), &self.offsets)?;
+        let (total, at_marks, read) = lines_of(input, format, range, &self.offsets)?;
         partial.stats.bytes_scanned += read;
         let lines_at = |offset: u64| {
             let place = self.offsets.binary_search(&offset).expect("a mark");
@@ -371,4 +384,41 @@ impl Marks {
         }
         Ok(())
     }
+}
+
+/// The line feeds of `range`, and those from its start to each of
+/// `marks` (offsets at or past its start, in increasing order, which may
+/// lie past its end), and the bytes read to count them. For the text
+/// formats; none for the others.
+fn lines_of(
+    input: &Input<'_>,
+    format: Format,
+    range: &Range<u64>,
+    marks: &[u64],
+) -> Result<(Lines, Vec<Lines>, u64), Error> {
+    if !format.is_text() {
+        return Ok((Lines::default(), vec![Lines::default(); marks.len()], 0));
+    }
+    let mut stops: Vec<u64> = marks.to_vec();
+    stops.push(range.end);
+    stops.sort_unstable();
+    stops.dedup();
+    let mut read = 0;
+    let found = input
+        .lines_from(
+            range.start,
+            &stops,
+            MemoryBudget::ONE_PASS_READ_BYTES,
+            &mut read,
+        )?
+        .expect("a range is of a file");
+    let at_stop = |offset: u64| {
+        let counted = found[stops.binary_search(&offset).expect("every mark is a stop")];
+        Lines {
+            lfs: counted.lfs(),
+            last_lf: counted.last_lf(),
+        }
+    };
+    let at_marks = marks.iter().map(|&m| at_stop(m)).collect();
+    Ok((at_stop(range.end), at_marks, read))
 }

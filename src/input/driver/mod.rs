@@ -26,8 +26,8 @@
 //! (`ranges.rs`: in place, `in_place.rs`; with positioned reads,
 //! `positioned.rs`, and long tokens from their end, `from_end.rs`), a
 //! stream (`stream.rs`), the loop over a piece's heaps (`heap_loop.rs`),
-//! one heap read again (`reread.rs`), and how far the passes have read
-//! (`progress.rs`).
+//! one heap read again (`reread.rs`), the span of a sharded run's range
+//! (`span.rs`), and how far the passes have read (`progress.rs`).
 
 pub(crate) mod fold;
 mod from_end;
@@ -39,6 +39,7 @@ pub mod progress;
 mod ranges;
 pub(crate) mod reread;
 pub(crate) mod run;
+mod span;
 mod stream;
 #[cfg(test)]
 mod tests;
@@ -47,3 +48,4 @@ pub(crate) use fold::{each_element, each_word, At, Fold};
 pub(crate) use pass::{Folded, Reads};
 pub(crate) use reread::{heap_at, Reread};
 pub(crate) use run::{run, run_random, run_span, SpanError};
+pub(crate) use span::span_of;

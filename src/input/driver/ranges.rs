@@ -13,9 +13,8 @@ use crate::error::Error;
 use crate::input::format::Format;
 use crate::input::formats::any::first_boundary;
 use crate::input::source::cancel::{Cancel, CANCEL_PIECE_BYTES};
-use crate::input::source::page_release::PageReleaser;
 use crate::input::source::Input;
-use crate::input::source::{RandomAccess, Reading};
+use crate::input::source::{InPlace, RandomAccess};
 use std::ops::Range;
 
 /// The pass of [`run_random`](super::run_random) and
@@ -103,12 +102,13 @@ pub(super) fn split(
     reads: &Reads,
 ) -> Result<Vec<Range<u64>>, Error> {
     let (base, end) = (span.start, span.end);
+    let look = reads.max_buffered_heap_bytes as u64;
     let mut starts = vec![base];
     for k in 1..count {
         let nominal = base + (end - base) / count * k;
         let start = match format.raw_width() {
             Some(width) => nominal - (nominal - base) % width as u64,
-            None => match next_boundary(source, format, nominal, end, reads)? {
+            None => match next_boundary(source, format, (nominal, end), look, reads)? {
                 Some(start) => start,
                 None => continue,
             },
@@ -121,29 +121,38 @@ pub(super) fn split(
     Ok(starts.windows(2).map(|w| w[0]..w[1]).collect())
 }
 
-/// The first heap boundary at or after `from`, before `len` (the end of
-/// the span being cut): just past a separator. `None` when none comes
-/// within the longest heap a pass buffers.
+/// The first heap boundary of a text format at or after `at`, looking
+/// no further than `end` (the end of the span being cut, or of the
+/// input): `at` itself at the input's start or after a separator, else
+/// just past the next separator, or `end` when none comes before it.
+/// `None` when none comes within `look` bytes (a cut that would fall
+/// inside a heap that long is dropped). Reads a window of `reads`'s size
+/// (at most 64 KiB) at a time. The one place a boundary is searched for:
+/// the cuts between a pass's ranges, and the span of a sharded run's
+/// range (`span.rs`).
 pub(super) fn next_boundary(
     source: RandomAccess<'_>,
     format: Format,
-    from: u64,
-    len: u64,
+    (at, end): (u64, u64),
+    look: u64,
     reads: &Reads,
 ) -> Result<Option<u64>, Error> {
-    let mut window = vec![0u8; reads.read_bytes.min(64 << 10)];
-    // A separator just before `from` makes `from` itself a boundary.
-    let from = from.saturating_sub(1);
-    let mut at = from;
-    while at < len && at - from < reads.max_buffered_heap_bytes as u64 {
-        let n = window.len().min((len - at) as usize);
-        source.read_exact_at(&mut window[..n], at)?;
-        if let Some(end) = first_boundary(format, &window[..n]) {
-            return Ok(Some(at + end as u64));
-        }
-        at += n as u64;
+    if at == 0 || at >= end {
+        return Ok(Some(at.min(end)));
     }
-    Ok((at >= len).then_some(len))
+    let mut window = vec![0u8; reads.read_bytes.min(64 << 10)];
+    // A separator just before `at` makes `at` itself a boundary.
+    let from = at - 1;
+    let mut pos = from;
+    while pos < end && pos - from < look {
+        let n = window.len().min((end - pos) as usize);
+        source.read_exact_at(&mut window[..n], pos)?;
+        if let Some(past) = first_boundary(format, &window[..n]) {
+            return Ok(Some(pos + past as u64));
+        }
+        pos += n as u64;
+    }
+    Ok((pos >= end).then_some(end))
 }
 
 /// Reads one range of an input that can be read at any offset.
@@ -156,25 +165,15 @@ fn read_range<F: Fold>(
     mut fold: F,
 ) -> Result<RangeRun<F>, Located> {
     let mut heaps = 0;
-    let bytes = match source {
-        RandomAccess::Memory(bytes) => {
-            let data = (bytes, PageReleaser::NONE);
-            in_pieces(
-                source, data, cancel, format, reads, range, &mut fold, &mut heaps,
-            )?
+    let bytes = match (source.in_place(reads.heaps_in_place), source) {
+        (Some(data), _) => in_pieces(
+            source, data, cancel, format, reads, range, &mut fold, &mut heaps,
+        )?,
+        // Positioned reads look at the flag themselves.
+        (None, RandomAccess::File(file)) => {
+            Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
         }
-        RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
-            Reading::Mapped(map) => {
-                let data = (map.map(), map.pages());
-                in_pieces(
-                    source, data, cancel, format, reads, range, &mut fold, &mut heaps,
-                )?
-            }
-            // Positioned reads look at the flag themselves.
-            Reading::Positioned => {
-                Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
-            }
-        },
+        (None, RandomAccess::Memory(_)) => unreachable!("bytes in memory are read in place"),
     };
     match bytes {
         Ok(bytes) | Err((Stop::Done, bytes)) => Ok((fold, heaps, bytes)),
@@ -190,7 +189,7 @@ fn read_range<F: Fold>(
 #[allow(clippy::too_many_arguments)]
 fn in_pieces<F: Fold>(
     source: RandomAccess<'_>,
-    (data, pages): (&[u8], PageReleaser<'_>),
+    data: InPlace<'_>,
     (cancel, name): (&Cancel, &str),
     format: Format,
     reads: &Reads,
@@ -208,7 +207,7 @@ fn in_pieces<F: Fold>(
     let mut total = 0;
     for piece in pieces {
         cancel.check(name).map_err(Located::Failed)?;
-        let read = read_in_place(data, pages, format, piece, fold, heaps);
+        let read = read_in_place(data, format, piece, fold, heaps);
         let bytes = match &read {
             Ok(bytes) | Err((_, bytes)) => *bytes,
         };

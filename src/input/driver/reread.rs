@@ -12,7 +12,7 @@ use crate::input::long::pieces::LongHeap;
 use crate::input::scanner::HeapScanner;
 use crate::input::source::file_changes;
 use crate::input::source::page_release::PageReleaser;
-use crate::input::source::{FileInput, Input, RandomAccess, Reading};
+use crate::input::source::{FileInput, Input, RandomAccess};
 
 /// A heap read again, where an earlier pass found it.
 pub struct Reread<'a> {
@@ -37,12 +37,12 @@ pub fn heap_at<'a>(
     let source = input
         .random_access()
         .expect("only an input read again holds heaps to reread");
-    let (data, pages) = match source {
-        RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
-        RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
-            Reading::Mapped(map) => (map.map(), map.pages()),
-            Reading::Positioned => return reread_positioned(input, file, format, offset, reads),
-        },
+    let (data, pages) = match (source.in_place(reads.heaps_in_place), source) {
+        (Some(place), _) => (place.bytes, place.pages),
+        (None, RandomAccess::File(file)) => {
+            return reread_positioned(input, file, format, offset, reads)
+        }
+        (None, RandomAccess::Memory(_)) => unreachable!("bytes in memory are read in place"),
     };
     let mut scanner = Scanner::new(format, &data[offset as usize..], offset).releasing(pages);
     let gone = || file_changes::changed(input.name(), "a heap read before is gone");

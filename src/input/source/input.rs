@@ -4,8 +4,9 @@
 //! can be read at any offset ([`RandomAccess`]).
 
 use super::cancel::{Cancel, CancellableRead};
-use super::file::FileInput;
+use super::file::{FileInput, Reading};
 use super::file_changes::Stamp;
+use super::page_release::PageReleaser;
 use crate::error::{Error, ParseError};
 use crate::input::format::Format;
 use std::borrow::Cow;
@@ -123,6 +124,28 @@ impl<'a> Input<'a> {
         }
     }
 
+    /// The input's bytes where they lie, whatever a pass would choose (a
+    /// reader that needs them all at once, or at random): in memory, or a
+    /// file's map (opened now); `None` for a stream, or a file that cannot
+    /// be mapped (no bytes, for an empty one).
+    pub(crate) fn in_place(&self) -> Option<InPlace<'_>> {
+        let source = self.random_access()?;
+        match source.in_place(true) {
+            Some(bytes) => Some(bytes),
+            None if source.size() == 0 => Some(InPlace::memory(&[])),
+            None => None,
+        }
+    }
+
+    /// The input, its bytes where [`Input::in_place`] finds them: a
+    /// stream, or a file that cannot be mapped, is read into memory first.
+    pub(crate) fn held_in_place(self) -> Result<Input<'a>, Error> {
+        match self.in_place() {
+            Some(_) => Ok(self),
+            None => self.into_memory(),
+        }
+    }
+
     /// The stream, when the input is one.
     pub(crate) fn stream_mut(&mut self) -> Option<&mut (dyn Read + 'a)> {
         match &mut self.bytes {
@@ -212,6 +235,43 @@ pub enum RandomAccess<'a> {
     Memory(&'a [u8]),
     /// A regular file.
     File(&'a FileInput),
+}
+
+/// Bytes of an input read where they lie (in memory, or a file's map),
+/// and what releases their pages behind a reader (nothing, for bytes in
+/// memory).
+#[derive(Clone, Copy)]
+pub(crate) struct InPlace<'a> {
+    /// The bytes, from the input's first.
+    pub(crate) bytes: &'a [u8],
+    /// Releases the pages of the bytes a reader is done with.
+    pub(crate) pages: PageReleaser<'a>,
+}
+
+impl<'a> InPlace<'a> {
+    /// Bytes in memory, whose pages are never released.
+    pub(crate) fn memory(bytes: &'a [u8]) -> InPlace<'a> {
+        InPlace {
+            bytes,
+            pages: PageReleaser::NONE,
+        }
+    }
+}
+
+impl<'a> RandomAccess<'a> {
+    /// The bytes a pass reads in place: bytes in memory always, a file's
+    /// map when [`FileInput::reading`] says so (`heaps_in_place`: the pass
+    /// needs heaps of any length without holding them); `None`: the pass
+    /// reads the file with positioned reads.
+    pub(crate) fn in_place(self, heaps_in_place: bool) -> Option<InPlace<'a>> {
+        match self {
+            RandomAccess::Memory(bytes) => Some(InPlace::memory(bytes)),
+            RandomAccess::File(file) => match file.reading(heaps_in_place) {
+                Reading::Mapped(map) => Some(map.in_place()),
+                Reading::Positioned => None,
+            },
+        }
+    }
 }
 
 impl RandomAccess<'_> {

@@ -25,5 +25,5 @@ pub(crate) mod input;
 mod line_lookup;
 pub(crate) mod page_release;
 
-pub(crate) use file::{FileInput, Reading};
-pub(crate) use input::{fill, Input, InputBytes, RandomAccess, STDIN_NAME};
+pub(crate) use file::FileInput;
+pub(crate) use input::{fill, InPlace, Input, InputBytes, RandomAccess, STDIN_NAME};

@@ -1,6 +1,6 @@
 //! Where a range's heaps lie: the span `[first, last)` of the bytes a
-//! worker reads for the byte range `[start, end)` it was given, and the
-//! line feeds of the range's bytes.
+//! sharded run's worker reads for the byte range `[start, end)` it was
+//! given (`analyze --range`, `sharded/worker.rs`).
 //!
 //! A range's heaps are those whose first byte lies in it. A token starts
 //! at a byte that is not whitespace after whitespace or the file's start;
@@ -13,29 +13,32 @@
 //!
 //! Costs: a text range looks at the byte before it and, when it starts
 //! inside a token, at most its own bytes to find the first boundary; it
-//! reads the token that crosses its end to find the last. A `nimb` record
+//! reads the token that crosses its end to find the last (both with the
+//! boundary search that cuts a pass's ranges, `ranges.rs`). A `nimb` record
 //! is found only from the header: the worker hops from record to record
 //! (through the driver, in place from the map, which touches the length
 //! prefixes and little else) up to the first record at or past `end`, so
 //! a range's cost grows with the number of records before it.
 
-use super::marks::Lines;
+use super::fold::{At, Fold};
+use super::pass::Reads;
+use super::ranges::next_boundary;
+use super::run::{run_span, SpanError};
 use crate::error::Error;
-use crate::input::driver::{self, At, Fold, SpanError};
-use crate::input::source::{Input, RandomAccess};
-use crate::input::{first_boundary, Format, Heap};
+use crate::input::format::Format;
+use crate::input::heap::Heap;
+use crate::input::source::Input;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Bytes read at once looking for a boundary or counting line feeds.
-const READ_BYTES: usize = 1 << 20;
-
 /// The span of the heaps of `range` (`None`: no heap starts in it), or
 /// the span from the start that holds its first error.
-pub fn span_of(
+/// `reads` say how a pass reads (the hop through `nimb` records is one).
+pub(crate) fn span_of(
     input: &Input<'_>,
     format: Format,
     range: Range<u64>,
+    reads: &Reads,
 ) -> Result<Option<Range<u64>>, Error> {
     let source = input.random_access().expect("a range is of a file");
     let size = source.size();
@@ -44,71 +47,37 @@ pub fn span_of(
             let up = |at: u64| at.div_ceil(width as u64) * width as u64;
             (up(range.start).min(size), up(range.end).min(size))
         }
-        None if format == Format::Nimb => return nimb_span(input, range),
+        None if format == Format::Nimb => return nimb_span(input, range, reads),
         None => {
-            let first = boundary(source, format, range.start, range.end)?;
-            let last = boundary(source, format, range.end, size)?;
+            let boundary = |at, end| next_boundary(source, format, (at, end), u64::MAX, reads);
+            let first = boundary(range.start, range.end)?;
+            let last = boundary(range.end, size)?;
             (first.unwrap_or(range.end), last.unwrap_or(size))
         }
     };
     Ok((first < range.end && first < last).then_some(first..last))
 }
 
-/// The first heap boundary at or after `at` of a text format, looking no
-/// further than `limit`: `at` itself at the file's start or end or after
-/// a separator, else just past the next separator.
-fn boundary(
-    source: RandomAccess<'_>,
-    format: Format,
-    at: u64,
-    limit: u64,
-) -> Result<Option<u64>, Error> {
-    if at == 0 || at >= source.size() {
-        return Ok(Some(at));
-    }
-    let mut before = [0u8];
-    source.read_exact_at(&mut before, at - 1)?;
-    if first_boundary(format, &before).is_some() {
-        return Ok(Some(at));
-    }
-    let mut buffer = vec![0u8; READ_BYTES];
-    let mut from = at;
-    while from < limit {
-        let n = READ_BYTES.min((limit - from) as usize);
-        source.read_exact_at(&mut buffer[..n], from)?;
-        if let Some(past) = first_boundary(format, &buffer[..n]) {
-            return Ok(Some(from + past as u64));
-        }
-        from += n as u64;
-    }
-    Ok(None)
-}
-
 /// The span of a `nimb` range: hops through the records from the header.
 /// Every `nimb` error past the header is at a record's first byte, so a
 /// bad record bounds spans like a good one; a bad header belongs to the
 /// range that starts the file.
-fn nimb_span(input: &Input<'_>, range: Range<u64>) -> Result<Option<Range<u64>>, Error> {
+fn nimb_span(
+    input: &Input<'_>,
+    range: Range<u64>,
+    reads: &Reads,
+) -> Result<Option<Range<u64>>, Error> {
     let size = input.size().expect("a range is of a file");
     if range.start >= range.end {
         return Ok(None);
     }
-    let reads = driver::Reads {
-        ranges: 1,
-        min_range_bytes: 1,
-        read_bytes: READ_BYTES,
-        max_buffered_heap_bytes: usize::MAX,
-        max_packed_bytes: usize::MAX,
-        stream_chunk_bytes: READ_BYTES,
-        heaps_in_place: true,
-    };
     let found = [AtomicU64::new(NONE), AtomicU64::new(NONE)];
     let hops = Hops {
         start: range.start,
         end: range.end,
         found: &found,
     };
-    match driver::run_span(input, Format::Nimb, &reads, 0..size, || hops.clone()) {
+    match run_span(input, Format::Nimb, reads, 0..size, || hops.clone()) {
         Ok(_) => {}
         Err(SpanError::Parse(error)) if error.offset < 8 => {
             return Ok((range.start == 0).then_some(0..size));
@@ -167,50 +136,4 @@ impl Fold for Hops<'_> {
     fn merge(&mut self, _: Self, _: u64) -> Result<(), Error> {
         unreachable!("a nimb file is one range")
     }
-}
-
-/// The line feeds of `range`, and those from its start to each of
-/// `marks` (offsets at or past its start, in increasing order, which may
-/// lie past its end), and the bytes read to count them. For the text
-/// formats; none for the others.
-pub fn lines_of(
-    input: &Input<'_>,
-    format: Format,
-    range: Range<u64>,
-    marks: &[u64],
-) -> Result<(Lines, Vec<Lines>, u64), Error> {
-    if !format.is_text() {
-        return Ok((Lines::default(), vec![Lines::default(); marks.len()], 0));
-    }
-    let source = input.random_access().expect("a range is of a file");
-    let mut stops: Vec<u64> = marks.to_vec();
-    stops.push(range.end);
-    stops.sort_unstable();
-    let mut counted = Lines::default();
-    let mut at = range.start;
-    let mut buffer = vec![0u8; READ_BYTES];
-    let mut found = Vec::with_capacity(stops.len());
-    for &stop in &stops {
-        while at < stop {
-            let n = READ_BYTES.min((stop - at) as usize);
-            source.read_exact_at(&mut buffer[..n], at)?;
-            let piece = &buffer[..n];
-            counted.lfs += bytecount::count(piece, b'\n') as u64;
-            if let Some(lf) = memchr::memrchr(b'\n', piece) {
-                counted.last_lf = Some(at + lf as u64);
-            }
-            at += n as u64;
-        }
-        found.push((stop, counted));
-    }
-    let at_stop = |offset: u64| {
-        found
-            .iter()
-            .find(|(stop, _)| *stop == offset)
-            .map(|(_, lines)| *lines)
-            .expect("every mark is a stop")
-    };
-    let read = at - range.start;
-    let at_marks = marks.iter().map(|&m| at_stop(m)).collect();
-    Ok((at_stop(range.end), at_marks, read))
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's table of misère quotients: `grundy G --rule misere --json`
+# docs/misere.md's table of misère quotients: `grundy G --rule misere --json`
 # for the named games and every octal game of 2 code digits (0.d1d2 and
 # 4.d1d2, d2 ≠ 0; 0.d1 and 4.d1 for one digit), each with a time limit.
 # Usage: bench/misere_table.sh [seconds a game, default 10] > table.md

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Space and time under each memory budget, as the README's "Space and time"
-# section shows them: prints a markdown table (README_FIGURES runs it
+# Space and time under each memory budget, as docs/performance.md's "Space
+# and time" section shows them: prints a markdown table (README_FIGURES runs it
 # through tests/readme.rs; `bench/figures.sh` regenerates every figure).
 #
 # The instance: a `bits` file of four heaps (10,000,000 bits, 9,999,000 bits

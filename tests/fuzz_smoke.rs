@@ -3,7 +3,7 @@
 //! library's entry points. Each run ends in a report or a well-formed
 //! error (the input's name, an offset inside it, exit status 1), never a
 //! panic; and a file, a slice and a stream agree. The long runs are the
-//! cargo-fuzz targets in `fuzz/` (see the README's "Reliability").
+//! cargo-fuzz targets in `fuzz/` (see docs/reliability.md).
 
 use nimstream::{
     analyze_bytes, analyze_path, analyze_reader, Error, Format, MemoryBudget, Options, Rule,

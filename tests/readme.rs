@@ -1,4 +1,5 @@
-//! The README's quoted outputs, checked against what the binary prints.
+//! The README's and the docs' quoted outputs, checked against what the
+//! binary prints; and the links between them.
 //!
 //! A quoted output is a fenced block right after a marker that says what
 //! prints it:
@@ -17,10 +18,15 @@
 //! value, `stats` aside (its fields must be the same).
 //!
 //! Figures (`<!-- figure: SCRIPT -->` … `<!-- end figure -->`: timings,
-//! plots, tables of measurements, in the README and in `docs/cluster.md`)
-//! are not checked here: they change from run to run. With `README_BLESS=1` this test rewrites every quoted output
-//! and, with `README_FIGURES=1` too, every figure, from what the scripts
-//! print now: `bench/figures.sh` runs it so on the release build.
+//! plots, tables of measurements) are not checked here: they change from
+//! run to run. Quotes and figures may stand in `README.md` and in any
+//! `docs/*.md`; every one of them is checked. With `README_BLESS=1` this
+//! test rewrites every quoted output and, with `README_FIGURES=1` too,
+//! every figure, from what the scripts print now: `bench/figures.sh` runs
+//! it so on the release build.
+//!
+//! Every relative link and anchor of those documents must resolve
+//! ([`every_link_resolves`]), anchors as GitHub makes them from headings.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,6 +44,18 @@ struct Quote {
 
 fn readme_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")
+}
+
+/// The README and every `docs/*.md`, in a fixed order.
+fn documents() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    docs.sort();
+    std::iter::once(readme_path()).chain(docs).collect()
 }
 
 /// The marked places of `lines`, in order.
@@ -203,12 +221,15 @@ fn json_mismatch(quoted: &str, printed: &str) -> Option<String> {
 /// The block as it should now read (for `README_BLESS`): what was printed,
 /// after the quoted commands (`$ …`). A JSON block that holds the printed
 /// value is kept as it is laid out; one that does not becomes the printed
-/// line.
+/// line. A figure is what its script prints, whole (fences and commands
+/// shown included).
 fn blessed(kind: &str, body: &[&str], printed: &str) -> Vec<String> {
     if kind == "json" && json_mismatch(&body.join("\n"), printed).is_none() {
         return body.iter().map(|line| line.to_string()).collect();
     }
-    let kept_commands = body.iter().filter(|line| line.starts_with("$ "));
+    let kept_commands = body
+        .iter()
+        .filter(|line| kind != "figure" && line.starts_with("$ "));
     let printed = printed.trim_end_matches('\n').lines().map(str::to_string);
     kept_commands
         .map(|line| line.to_string())
@@ -218,14 +239,20 @@ fn blessed(kind: &str, body: &[&str], printed: &str) -> Vec<String> {
 
 #[test]
 fn the_readme_quotes_what_the_binary_prints() {
-    let quoted = check_document(&readme_path());
+    let mut counts = Vec::new();
+    for document in documents() {
+        counts.push((check_document(&document), document));
+    }
+    let (in_readme, _) = &counts[0];
     assert!(
-        quoted >= 8,
-        "only {quoted} quoted outputs found in the README"
+        *in_readme >= 8,
+        "only {in_readme} quoted outputs found in the README"
     );
-    // docs/ holds figures only (the cluster's measurements).
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    check_document(&root.join("docs/cluster.md"));
+    let in_docs: usize = counts[1..].iter().map(|(count, _)| count).sum();
+    assert!(
+        in_docs >= 8,
+        "only {in_docs} quoted outputs in docs/: {counts:?}"
+    );
 }
 
 /// Checks (or, with `README_BLESS`, rewrites) the quotes of the document at
@@ -273,6 +300,15 @@ fn measurement_lines_are_compared_without_their_numbers() {
     assert_eq!(comparable("nim-sum  2 = 0b10"), "nim-sum  2 = 0b10");
     assert!(mismatch("text", &["winner  first"], "winner  second\n").is_some());
     assert!(mismatch("text", &["$ nimstream x", "a"], "a\n").is_none());
+    assert_eq!(
+        blessed("text", &["$ nimstream x", "b"], "a\n"),
+        ["$ nimstream x", "a"]
+    );
+    let figure = ["```text", "$ nimstream x", "b", "```"];
+    assert_eq!(
+        blessed("figure", &figure, "```text\n$ nimstream x\na\n```\n"),
+        ["```text", "$ nimstream x", "a", "```"]
+    );
 }
 
 /// The body of the first fenced block after the line that starts with
@@ -330,8 +366,10 @@ fn the_docs_point_nowhere_outside_the_repository() {
         "seed text",
         "../shared",
     ];
-    for doc in ["README.md", "docs/ARCHITECTURE.md", "docs/cluster.md"] {
-        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+    assert!(documents().len() > 3, "{:?}", documents());
+    for path in documents() {
+        let doc = path.strip_prefix(root).unwrap().display();
+        let text = std::fs::read_to_string(&path).unwrap();
         for (number, line) in text.lines().enumerate() {
             let lower = line.to_lowercase();
             for word in outside {
@@ -391,4 +429,171 @@ fn the_fixtures_are_what_the_readme_says() {
             assert_eq!(report["nodes"], 7, "{name}");
         }
     }
+}
+
+/// The anchor GitHub gives a heading: its text in lower case, spaces made
+/// hyphens, and every character but letters, digits, `-` and `_` dropped
+/// (so `` `--json` `` keeps its hyphens and loses its backticks).
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `text` without its fenced blocks (their lines left blank, so that line
+/// numbers hold).
+fn outside_fences(text: &str) -> Vec<&str> {
+    let mut fenced = false;
+    text.lines()
+        .map(|line| {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+                return "";
+            }
+            if fenced {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect()
+}
+
+/// The anchors of the headings of a Markdown `text`, a repeated one
+/// numbered `-1`, `-2`, … as GitHub does.
+fn anchors(text: &str) -> Vec<String> {
+    let mut bases: Vec<String> = Vec::new();
+    let mut found = Vec::new();
+    for line in outside_fences(text) {
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        let heading = heading.trim_start_matches('#');
+        if !heading.starts_with(' ') {
+            continue;
+        }
+        let base = anchor(heading);
+        let repeats = bases.iter().filter(|seen| **seen == base).count();
+        found.push(match repeats {
+            0 => base.clone(),
+            n => format!("{base}-{n}"),
+        });
+        bases.push(base);
+    }
+    found
+}
+
+/// The targets of the links and images of a Markdown `text` (`[…](TARGET)`),
+/// outside fenced blocks, code spans and HTML comments.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut prose = outside_fences(text).join("\n");
+    for (open, close) in [("<!--", "-->"), ("`", "`")] {
+        let mut kept = String::new();
+        let mut rest = prose.as_str();
+        while let Some(start) = rest.find(open) {
+            kept.push_str(&rest[..start]);
+            let after = &rest[start + open.len()..];
+            rest = after
+                .find(close)
+                .map_or("", |end| &after[end + close.len()..]);
+        }
+        kept.push_str(rest);
+        prose = kept;
+    }
+    prose
+        .match_indices("](")
+        .filter_map(|(at, _)| {
+            let target = &prose[at + 2..];
+            target.find(')').map(|end| target[..end].trim().to_string())
+        })
+        .collect()
+}
+
+/// Why the link `target` of the document at `from` does not resolve, if
+/// it does not: a relative path must name a file or folder of the
+/// repository, and an anchor a heading of the Markdown file it names.
+fn broken(from: &Path, target: &str) -> Option<String> {
+    if target.contains("://") || target.starts_with("mailto:") {
+        return None;
+    }
+    let (path, fragment) = match target.split_once('#') {
+        Some((path, fragment)) => (path, Some(fragment)),
+        None => (target, None),
+    };
+    let file = if path.is_empty() {
+        from.to_path_buf()
+    } else {
+        from.parent().unwrap().join(path)
+    };
+    if !file.exists() {
+        return Some(format!("{} does not exist", file.display()));
+    }
+    let fragment = fragment?;
+    let text = std::fs::read_to_string(&file).ok()?;
+    let headings = anchors(&text);
+    (!headings.iter().any(|heading| heading == fragment)).then(|| {
+        format!(
+            "no heading of {} has the anchor #{fragment}",
+            file.display()
+        )
+    })
+}
+
+#[test]
+fn anchors_are_made_as_github_makes_them() {
+    assert_eq!(
+        anchor(" The JSON report (`--json`, schema 1)"),
+        "the-json-report---json-schema-1"
+    );
+    assert_eq!(
+        anchor("Misère quotients: `grundy --rule misere`"),
+        "misère-quotients-grundy---rule-misere"
+    );
+    assert_eq!(
+        anchor("Long decimal heaps (`bench/long_decimal.sh`)"),
+        "long-decimal-heaps-benchlong_decimalsh"
+    );
+    let text = "# A\n```sh\n# not a heading\n```\n## A\n#hashtag\n### B, b\n## A\n";
+    assert_eq!(anchors(text), ["a", "a-1", "b-b", "a-2"]);
+    assert_eq!(
+        link_targets("[a](x.md#b) `[c](d)` <!-- [e](f) -->\n![g](h.svg)\n```\n[i](j)\n```\n"),
+        ["x.md#b", "h.svg"]
+    );
+}
+
+#[test]
+fn a_broken_link_or_anchor_is_found() {
+    let folder = tempfile::tempdir().unwrap();
+    let page = folder.path().join("page.md");
+    std::fs::write(&page, "# Title\n\n## Two words\n").unwrap();
+    assert_eq!(broken(&page, "#two-words"), None);
+    assert_eq!(broken(&page, "page.md#title"), None);
+    assert_eq!(broken(&page, "https://example.org/#nowhere"), None);
+    assert!(broken(&page, "#three-words").is_some());
+    assert!(broken(&page, "other.md").is_some());
+    assert!(broken(&page, "page.md#two_words").is_some());
+}
+
+#[test]
+fn every_link_resolves() {
+    let mut failures = Vec::new();
+    let mut links = 0;
+    for document in documents() {
+        let text = std::fs::read_to_string(&document).unwrap();
+        for target in link_targets(&text) {
+            links += 1;
+            if let Some(why) = broken(&document, &target) {
+                failures.push(format!("{}: ({target}): {why}", document.display()));
+            }
+        }
+    }
+    assert!(links > 50, "only {links} links found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -102,5 +102,18 @@ report = nimstream.analyze([10**40, 7, 12345], game="dawsons-kayles")
 print(report.grundy_sum, report.move)
 
 # %% [markdown]
-# Misère quotients (SPEC section 12) will be shown here once the package
-# has `Game.misere()`.
+# ## Misère play: the quotient
+#
+# Under misère play the values no longer add up; a heap game's misère
+# quotient (Plambeck–Siegel) does: each heap maps to an element of a small
+# commutative monoid, a sum to the product of its heaps' elements, and the
+# player to move loses exactly when the product lies in the P-portion.
+
+# %%
+quotient = nimstream.Game("kayles").misere()
+print(quotient)
+print("generators and relations:", quotient.presentation)
+print("P-portion:", [quotient.elements[i] for i in quotient.p_portion])
+for heaps in ([1], [1, 1], [2, 2], [1, 4, 5], [10**30, 10**30]):
+    print(heaps if len(str(heaps)) < 40 else "two heaps of 10^30", "->",
+          quotient.outcome(heaps), "wins")

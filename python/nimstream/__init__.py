@@ -42,12 +42,12 @@ import numpy
 
 from . import _native
 from ._errors import Error, InputError, UsageError
-from ._reports import GraphReport, Move, Partial, Report, _int, _number
+from ._reports import GraphReport, Move, Partial, Quotient, Report, _int, _number
 
 __all__ = [
-    "analyze", "Report", "Move", "Game", "graph", "GraphReport", "Position",
+    "analyze", "Report", "Move", "Game", "Quotient", "graph", "GraphReport", "Position",
     "partial", "merge", "Partial", "gen", "convert", "Error", "InputError", "UsageError",
-    "DEFAULT_MAX_VALUES",
+    "DEFAULT_MAX_VALUES", "DEFAULT_MAX_HEAP",
 ]
 
 __version__ = "0.1.0"
@@ -55,6 +55,10 @@ __version__ = "0.1.0"
 #: The default of ``max_values``: values of a game's sequence computed at
 #: most, looking for its period (2^24).
 DEFAULT_MAX_VALUES: int = _native.DEFAULT_MAX_VALUES
+
+#: The default of ``max_heap``: heaps a misère quotient is computed for at
+#: most, looking for the period of its pretending function.
+DEFAULT_MAX_HEAP: int = _native.DEFAULT_MAX_HEAP
 
 PathType = Union[str, "os.PathLike[str]"]
 Source = Union[PathType, bytes, bytearray, memoryview, numpy.ndarray, Iterable[int]]
@@ -191,14 +195,22 @@ class Game:
         return self._native.period()
 
     def values(self, n: int) -> numpy.ndarray:
-        """g(0), ..., g(n - 1) as a numpy array of uint16 (computed further
-        when needed, as ``grundy --values n``)."""
+        """g(0), ..., g(n - 1) as a numpy array of uint16. With no period
+        proven, values past those computed are computed now, as
+        ``grundy --max-values n`` would (the CLI's ``--values`` shows at most
+        ``--max-values``)."""
         return self._native.values(n)
 
     def value(self, h: int) -> int:
         """g(h) for a heap of any size (past the values computed, by the
         proven period)."""
         return int(self._native.value(h))
+
+    def misere(self, max_heap: int = DEFAULT_MAX_HEAP) -> Quotient:
+        """The game's misère quotient, ``nimstream grundy GAME --rule misere
+        --max-heap MAX_HEAP --json``: heaps are added until the pretending
+        function's period is proven or `max_heap` is passed."""
+        return Quotient(json.loads(self._native.misere_json(max_heap)))
 
     def to_dict(self, values: int = 120, heaps: Sequence[int] = ()) -> Dict[str, Any]:
         """``nimstream grundy GAME --values VALUES --heap H... --json``."""

@@ -7,11 +7,12 @@ import numpy
 import numpy.typing
 
 __all__ = [
-    "DEFAULT_MAX_VALUES", "Game", "Position", "Settings", "analyze_array", "analyze_bytes",
+    "DEFAULT_MAX_HEAP", "DEFAULT_MAX_VALUES", "Game", "Position", "Settings", "analyze_array", "analyze_bytes",
     "convert",
     "analyze_ints", "analyze_path", "generate", "graph_bytes", "graph_path", "merge", "partial",
 ]
 
+DEFAULT_MAX_HEAP: int
 DEFAULT_MAX_VALUES: int
 
 @final
@@ -44,6 +45,7 @@ class Game:
     def values(self, n: int) -> numpy.typing.NDArray[numpy.uint16]: ...
     def value(self, h: int) -> int: ...
     def grundy_json(self, values: int = 120, heaps: List[int] = ...) -> str: ...
+    def misere_json(self, max_heap: int = ...) -> str: ...
 
 @final
 class Position:

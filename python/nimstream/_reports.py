@@ -1,7 +1,7 @@
 """The reports, read from the JSON the crate writes (the CLI's ``--json``),
 so that ``to_dict()`` is that JSON by construction: `Report` (``analyze``
-and ``merge``), its `Move`, `GraphReport` (``graph``) and `Partial` (a
-range's share of a sharded run).
+and ``merge``), its `Move`, `GraphReport` (``graph``), `Partial` (a
+range's share of a sharded run) and `Quotient` (a game's misère quotient).
 
 Values of any size are Python ints; a value longer than ``inline_bits``
 is None (its bit length stays in ``to_dict()``).
@@ -11,6 +11,8 @@ import copy
 import html
 import json
 from typing import Any, Dict, List, Optional
+
+from ._errors import UsageError
 
 
 def _int(value: Any) -> Optional[int]:
@@ -363,3 +365,102 @@ class Partial:
         data = self.to_dict()
         return "Partial(range={}, heaps={}, kind={!r})".format(data["range"], data["heaps"],
                                                                 data.get("kind"))
+
+
+class Quotient:
+    """A heap game's misère quotient, as ``nimstream grundy GAME --rule
+    misere --json`` prints it: the commutative monoid of the game's
+    positions up to misère indistinguishability (Plambeck–Siegel), its
+    `elements` (words in the generators), `product` table, `p_portion`
+    (the elements whose positions the player to move loses), the
+    pretending function Φ with its `preperiod` and `period` (None when
+    none was proven) and the monoid's `presentation`.
+
+    ``outcome(heaps)`` multiplies the heaps' elements and looks the product
+    up in the P-portion: who wins the misère sum of those heaps.
+
+    >>> import nimstream
+    >>> q = nimstream.Game("kayles").misere()
+    >>> q.order, q.preperiod, q.period
+    (40, 71, 12)
+    >>> q.outcome([1]), q.outcome([1, 1]), q.outcome([4, 4])
+    ('second', 'first', 'first')
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = data
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The quotient as ``nimstream grundy GAME --rule misere --json``
+        prints it."""
+        return copy.deepcopy(self._data)
+
+    @property
+    def game(self) -> str:
+        return str(self._data["game"])
+
+    @property
+    def order(self) -> int:
+        return int(self._data["order"])
+
+    @property
+    def elements(self) -> List[str]:
+        return list(self._data["elements"])
+
+    @property
+    def product(self) -> List[List[int]]:
+        return copy.deepcopy(self._data["product"])
+
+    @property
+    def p_portion(self) -> List[int]:
+        return list(self._data["p_portion"])
+
+    @property
+    def preperiod(self) -> Optional[int]:
+        return _int(self._data["pretending"]["preperiod"])
+
+    @property
+    def period(self) -> Optional[int]:
+        return _int(self._data["pretending"]["period"])
+
+    @property
+    def presentation(self) -> str:
+        return str(self._data["presentation"])
+
+    @property
+    def heaps_computed(self) -> int:
+        """The heaps whose elements were computed; without a period the
+        quotient is exact for sums of heaps up to this size."""
+        return int(self._data["heaps_computed"])
+
+    def element(self, heap: int) -> int:
+        """Φ(heap), the index in `elements` of a heap of that size (past
+        the heaps computed, by the proven period)."""
+        if isinstance(heap, bool) or not isinstance(heap, int):
+            raise TypeError("a heap is an int, not {}".format(type(heap).__name__))
+        if heap < 0:
+            raise ValueError("a heap is not negative: {}".format(heap))
+        values = self._data["pretending"]["values"]
+        if heap < len(values):
+            return int(values[heap])
+        preperiod, period = self.preperiod, self.period
+        if preperiod is None or period is None:
+            raise UsageError("heap {} lies past the {} heaps the quotient of {} is exact for"
+                             .format(heap, len(values) - 1, self.game))
+        return int(values[preperiod + (heap - preperiod) % period])
+
+    def outcome(self, heaps: List[int]) -> str:
+        """``"first"`` when the player to move wins the misère sum of
+        `heaps`, else ``"second"``."""
+        product = self._data["product"]
+        element = 0
+        for heap in heaps:
+            element = product[element][self.element(heap)]
+        return "second" if element in self._data["p_portion"] else "first"
+
+    def __repr__(self) -> str:
+        period = ("no period proven" if self.period is None
+                  else "preperiod {}, period {}".format(self.preperiod, self.period))
+        return "Quotient({!r}: order {}, {})".format(self.game, self.order, period)

@@ -225,7 +225,9 @@ def quiet_spark(conf: Any) -> None:
 
     conf.set("spark.log.level", "ERROR")
     SparkContext._ensure_initialized(conf=conf)
-    log4j = SparkContext._jvm.org.apache.logging.log4j
+    jvm = SparkContext._jvm
+    assert jvm is not None, "the gateway to the JVM is up after _ensure_initialized"
+    log4j = jvm.org.apache.logging.log4j
     log4j.core.config.Configurator.setRootLevel(log4j.Level.FATAL)
 
 

@@ -46,5 +46,9 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(objects::generate, module)?)?;
     module.add_function(wrap_pyfunction!(objects::convert, module)?)?;
     module.add("DEFAULT_MAX_VALUES", nimstream::DEFAULT_MAX_VALUES)?;
+    module.add(
+        "DEFAULT_MAX_HEAP",
+        nimstream::games::misere::DEFAULT_MAX_HEAP,
+    )?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 use crate::run::{abandonable, interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
 use crate::sources::{ints_as_nimb, magnitude_of, IntMagnitude};
+use nimstream::games::misere::{Quotient, DEFAULT_MAX_HEAP};
 use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
 use nimstream::output::AtomicFile;
 use nimstream::sharded::{self, Outcome};
@@ -15,6 +16,7 @@ use nimstream::workbench::convert::{convert as workbench_convert, Input as Conve
 use nimstream::workbench::encode::Magnitude;
 use nimstream::workbench::gen::{self, Amount, BitRange, GenOptions, Kind};
 use nimstream::workbench::grundy::Table;
+use nimstream::workbench::grundy_misere;
 use nimstream::{Cancel, Format, Options, DEFAULT_MAX_VALUES};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
@@ -22,6 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// A heap game and its value sequence, computed until a period is proven
 /// or `max_values` values exist (off the GIL; Ctrl-C returns at once, the
@@ -38,8 +41,8 @@ impl Game {
     /// The table, recomputed with at least `n` values when it has fewer
     /// and no period gives the rest (as `grundy --values N` does).
     fn table_for(&mut self, py: Python<'_>, n: u64) -> PyResult<&Table> {
-        let short =
-            self.table.sequence().period().is_none() && self.table.sequence().values_computed() < n;
+        let outcome = self.table.outcome();
+        let short = outcome.period.is_none() && outcome.values_computed < n;
         if short {
             let max_values = self.max_values.max(n);
             let game = self.game.clone();
@@ -73,18 +76,16 @@ impl Game {
     /// How many values were computed.
     #[getter]
     fn values_computed(&self) -> u64 {
-        self.table.sequence().values_computed()
+        self.table.outcome().values_computed
     }
 
     /// (preperiod, period), or `None` when none was proven.
     fn period(&self) -> Option<(u64, u64)> {
-        self.table
-            .sequence()
-            .period()
-            .map(|p| (p.preperiod, p.period))
+        self.table.outcome().period.map(|p| (p.preperiod, p.period))
     }
 
-    /// g(0), …, g(n − 1) as a numpy array of uint16.
+    /// g(0), …, g(n − 1) as a numpy array of uint16, computing past
+    /// `max_values` when no period is proven within it.
     fn values<'py>(&mut self, py: Python<'py>, n: u64) -> PyResult<Bound<'py, PyArray1<u16>>> {
         let shown = usize::try_from(n).map_err(|_| usage("n is too large"))?;
         let values = self.table_for(py, n)?.first_values(shown);
@@ -102,7 +103,7 @@ impl Game {
     /// `grundy GAME --values n --heap H… --json`, as text.
     #[pyo3(signature = (values=120, heaps=Vec::new()))]
     fn grundy_json(
-        &mut self,
+        &self,
         py: Python<'_>,
         values: u64,
         heaps: Vec<Bound<'_, PyAny>>,
@@ -119,7 +120,21 @@ impl Game {
                 Ok((decimal, value))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        Ok(self.table_for(py, values)?.json(shown, &heaps))
+        // As the CLI: the values shown stop at those computed.
+        Ok(self.table.json(shown, &heaps))
+    }
+
+    /// `grundy GAME --rule misere --max-heap N --json`, as text: the
+    /// misère quotient of heaps up to the period's proof (off the GIL).
+    #[pyo3(signature = (max_heap=DEFAULT_MAX_HEAP))]
+    fn misere_json(&self, py: Python<'_>, max_heap: u64) -> PyResult<String> {
+        let game = self.game.clone();
+        let started = Instant::now();
+        let quotient = abandonable(py, move || Ok(Quotient::compute(&game, max_heap)?))?;
+        Ok(grundy_misere::json(
+            &quotient,
+            started.elapsed().as_secs_f64(),
+        ))
     }
 
     fn __repr__(&self) -> String {

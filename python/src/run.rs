@@ -9,7 +9,7 @@
 //! in [`to_python`].
 
 use nimstream::{Cancel, Error};
-use pyo3::exceptions::{PyOSError, PyRuntimeError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -121,7 +121,8 @@ fn package_error<'py, A: pyo3::call::PyCallArgs<'py>>(
 /// `InputError` (a `ValueError` with `path`, `offset`, `line`, `column`),
 /// bad usage a `UsageError`, an I/O failure the `OSError` of its kind
 /// (`FileNotFoundError`, …) with the file named, a failed self-check a
-/// `RuntimeError`.
+/// `RuntimeError` (so is a sequence stopped past its memory), a run
+/// interrupted after saving its state a `KeyboardInterrupt`.
 pub fn to_python(py: Python<'_>, error: Error) -> PyErr {
     let message = error.to_string();
     let made = match error {
@@ -136,7 +137,8 @@ pub fn to_python(py: Python<'_>, error: Error) -> PyErr {
         }
         Error::Usage(_) => package_error(py, "UsageError", (message,)),
         Error::Io { source, .. } => Ok(PyErr::from(std::io::Error::new(source.kind(), message))),
-        Error::Check(_) => Ok(PyRuntimeError::new_err(message)),
+        Error::Check(_) | Error::Stopped(_) => Ok(PyRuntimeError::new_err(message)),
+        Error::Interrupted(_) => Ok(PyKeyboardInterrupt::new_err(message)),
     };
     made.unwrap_or_else(|failed| PyOSError::new_err(failed.to_string()))
 }

@@ -22,7 +22,8 @@ def test_games_as_grundy_json(cli, name):
     heaps = [0, 1, 70, 71, 12345] + ([] if name == "nim" else [10**40 + 7, 2**200])
     expected = cli.json("grundy", name, "--values", 300, "--json",
                         *[arg for h in heaps for arg in ("--heap", h)])
-    assert without(game.to_dict(300, heaps), "seconds") == without(expected, "seconds")
+    assert without(game.to_dict(300, heaps), "seconds", "values_per_second") == without(
+        expected, "seconds", "values_per_second")
     assert game.canonical == expected["game"]
     assert game.values_computed == expected["values_computed"]
     period = None if expected["period"] is None else (expected["preperiod"], expected["period"])
@@ -36,10 +37,15 @@ def test_games_as_grundy_json(cli, name):
 
 
 def test_game_values_past_max_values_are_computed_as_the_cli(cli):
-    # Too few values for a period: values(n) computes more, as --values does.
+    # Too few values for a period: the report shows those computed, as the
+    # CLI's does; values(n) computes more, as --max-values n would.
     game = nimstream.Game("octal:0.16", max_values=50)
     assert game.period() is None and game.values_computed == 50
-    expected = cli.json("grundy", "octal:0.16", "--max-values", 50, "--values", 400, "--json")
+    shown = cli.json("grundy", "octal:0.16", "--max-values", 50, "--values", 400, "--json")
+    assert len(shown["values"]) == 50
+    assert without(game.to_dict(400), "seconds", "values_per_second") == without(
+        shown, "seconds", "values_per_second")
+    expected = cli.json("grundy", "octal:0.16", "--max-values", 400, "--values", 400, "--json")
     assert game.values(400).tolist() == expected["values"]
     with pytest.raises(nimstream.UsageError, match="past the"):
         nimstream.Game("octal:0.16", max_values=50).value(10**6)
@@ -49,6 +55,37 @@ def test_game_values_past_max_values_are_computed_as_the_cli(cli):
         nimstream.Game("kayles").value(-1)
     with pytest.raises(TypeError):
         nimstream.Game("kayles").value(1.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["kayles", "dawsons-kayles", "sub:1,3,4", "octal:0.6"])
+def test_misere_quotients_are_the_clis_and_decide_sums_as_analyze(cli, name):
+    # octal:0.6 proves no period within 40 heaps: its quotient is exact for
+    # sums of the heaps computed, and a larger heap is an error.
+    max_heap = 40 if name == "octal:0.6" else 4096
+    quotient = nimstream.Game(name, max_values=1000).misere(max_heap)
+    expected = cli.json("grundy", name, "--rule", "misere", "--max-heap", max_heap, "--json")
+    assert without(quotient.to_dict(), "seconds") == without(expected, "seconds")
+    assert quotient.elements[0] == "1" and quotient.order == len(quotient.elements)
+    rng = random.Random(name)
+    top = quotient.heaps_computed if quotient.period is None else 300
+    # Each analyze computes the quotient again: few sums where that is slow.
+    sums = 20 if quotient.period is not None else 5
+    for _ in range(sums):
+        heaps = [rng.randrange(top + 1) for _ in range(rng.randrange(6))]
+        report = cli.json("analyze", "--game", name, "--rule", "misere", "--format", "dec",
+                          "--json", "-", stdin="".join("{}\n".format(h) for h in heaps))
+        assert quotient.outcome(heaps) == report["winner"], heaps
+    if quotient.period is None:
+        with pytest.raises(nimstream.UsageError, match="past the"):
+            quotient.element(quotient.heaps_computed + 1)
+    else:
+        far = 10**30 + 7
+        p, q = quotient.preperiod, quotient.period
+        assert quotient.element(far) == quotient.element(p + (far - p) % q)
+    with pytest.raises(ValueError, match="negative"):
+        quotient.element(-1)
+    with pytest.raises(nimstream.UsageError):
+        nimstream.Game("octal:0.8").misere()
 
 
 def graph_text(rng, nodes, edges, tokens, acyclic):

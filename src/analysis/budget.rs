@@ -54,6 +54,13 @@ impl MemoryBudget {
     /// (`bench/RESULTS.md`).
     pub(crate) const ONE_PASS_READ_BYTES: usize = 1 << 20;
 
+    /// A range shorter than this is not worth a thread of its own.
+    const MIN_RANGE_BYTES: u64 = 4 << 20;
+
+    /// The longest heap a pass with positioned reads buffers: a longer
+    /// one is read in place from the map (or in pieces).
+    const MAX_BUFFERED_HEAP_BYTES: usize = 8 << 20;
+
     /// How far a windowed pass's cut between ranges looks for a heap
     /// boundary: past it (inside a longer heap) the cut is dropped, so
     /// that no pass reads a long heap twice to split it.
@@ -100,7 +107,7 @@ impl MemoryBudget {
         };
         let later = Reads {
             ranges,
-            min_range_bytes: 4 << 20,
+            min_range_bytes: Self::MIN_RANGE_BYTES,
             read_bytes: self.chunk_bytes(),
             // A windowed pass reads heaps in place from the map, so this
             // only bounds how far a cut between ranges looks for a heap
@@ -113,7 +120,7 @@ impl MemoryBudget {
         let first = match one_pass {
             true => Reads {
                 read_bytes: Self::ONE_PASS_READ_BYTES,
-                max_buffered_heap_bytes: 8 << 20,
+                max_buffered_heap_bytes: Self::MAX_BUFFERED_HEAP_BYTES,
                 // Each range may hold one long token's packed digits, and
                 // their sum is as long as the longest.
                 max_packed_bytes: usize::try_from(self.bytes() / (ranges as u64 + 1))
@@ -172,6 +179,22 @@ impl MemoryBudget {
             MemoryBudget::Log => 4096,
             MemoryBudget::Bytes(bytes) => bytes.clamp(4096, 1 << 20) as usize,
         }
+    }
+}
+
+/// How the initial pass of `updates` reads FILE on `threads` threads:
+/// with positioned reads into small buffers (faster than the map for one
+/// pass), a heap too long for them in place from the map, which the
+/// updates then read; no token packed (the session keeps no budget).
+pub(crate) fn update_reads(threads: usize) -> Reads {
+    Reads {
+        ranges: threads.max(1),
+        min_range_bytes: MemoryBudget::MIN_RANGE_BYTES,
+        read_bytes: MemoryBudget::ONE_PASS_READ_BYTES,
+        max_buffered_heap_bytes: MemoryBudget::MAX_BUFFERED_HEAP_BYTES,
+        max_packed_bytes: 0,
+        stream_chunk_bytes: 128 << 10,
+        heaps_in_place: false,
     }
 }
 

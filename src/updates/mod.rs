@@ -56,8 +56,9 @@ mod updated;
 pub use serve::{serve, BadLines, Style};
 pub use status::{Status, UpdateMove};
 
+use crate::analysis::budget::update_reads;
 use crate::analysis::rules::{self, Counts};
-use crate::analysis::{MemoryBudget, Rule};
+use crate::analysis::Rule;
 use crate::error::Error;
 use crate::input::driver::{self, Reads};
 use crate::input::source::Input;
@@ -151,22 +152,7 @@ impl Position<'static> {
                  not a pipe or a device"
             )));
         }
-        Position::read(input, format, options, &initial_reads(options.threads))
-    }
-}
-
-/// How the initial pass reads FILE: with positioned reads into small
-/// buffers (faster than the map for one pass), a heap too long for them
-/// in place from the map, which the updates then read.
-fn initial_reads(threads: usize) -> Reads {
-    Reads {
-        ranges: threads.max(1),
-        min_range_bytes: 4 << 20,
-        read_bytes: MemoryBudget::ONE_PASS_READ_BYTES,
-        max_buffered_heap_bytes: 8 << 20,
-        max_packed_bytes: 0,
-        stream_chunk_bytes: 128 << 10,
-        heaps_in_place: false,
+        Position::read(input, format, options, &update_reads(options.threads))
     }
 }
 
@@ -212,7 +198,7 @@ impl<'a> Position<'a> {
         name: &str,
         options: &UpdateOptions,
     ) -> Result<Position<'a>, Error> {
-        let reads = initial_reads(options.threads);
+        let reads = update_reads(options.threads);
         Position::read(Input::memory(data, name), format, options, &reads)
     }
 

@@ -331,14 +331,9 @@ impl<'a> Run<'a, '_> {
         let Some((at, bit)) = LongToken::bit_place(self.format, &heap.digits, position) else {
             return Ok(false);
         };
-        let mut digit = [0u8];
-        let source = self
-            .input
-            .random_access()
-            .expect("heaps are left only in files");
-        source.read_exact_at(&mut digit, at)?;
+        let digit = driver::byte_at(self.input, at)?;
         self.cost.bytes_scanned += 1;
-        Ok(LongToken::digit_value(self.format, digit[0]) >> bit & 1 == 1)
+        Ok(LongToken::digit_value(self.format, digit) >> bit & 1 == 1)
     }
 
     /// The deterministic winning move of SPEC section 1 (chosen by

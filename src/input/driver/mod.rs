@@ -46,6 +46,6 @@ mod tests;
 
 pub(crate) use fold::{each_element, each_word, At, Fold};
 pub(crate) use pass::{Folded, Reads};
-pub(crate) use reread::{heap_at, Reread};
+pub(crate) use reread::{byte_at, heap_at, Reread};
 pub(crate) use run::{run, run_random, run_span, SpanError};
 pub(crate) use span::span_of;

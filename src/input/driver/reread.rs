@@ -1,5 +1,6 @@
 //! Reading one heap again, where an earlier pass found it: the move's heap
-//! when the first pass did not keep it whole.
+//! when the first pass did not keep it whole; or one byte of it (a digit
+//! of a long token the first pass left in the file).
 
 use super::fold::{At, Fold};
 use super::pass::{Reads, Stop};
@@ -22,6 +23,17 @@ pub struct Reread<'a> {
     pub pages: PageReleaser<'a>,
     /// The bytes read to find it.
     pub bytes_read: u64,
+}
+
+/// The byte at `offset` of an input read at any offset (one digit of a
+/// heap an earlier pass left in the file).
+pub(crate) fn byte_at(input: &Input<'_>, offset: u64) -> Result<u8, Error> {
+    let mut byte = [0u8];
+    input
+        .random_access()
+        .expect("only an input read again holds heaps to reread")
+        .read_exact_at(&mut byte, offset)?;
+    Ok(byte[0])
 }
 
 /// Reads the heap that starts at `offset` again (an earlier pass found it

@@ -44,7 +44,7 @@ pub enum Error {
 /// The source of the error of an analysis stopped by its
 /// [`Cancel`](crate::Cancel) flag.
 #[derive(Debug)]
-pub struct Cancelled;
+pub(crate) struct Cancelled;
 
 impl fmt::Display for Cancelled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -69,9 +69,12 @@ mod analysis;
 /// interface.
 #[doc(hidden)]
 pub mod arch;
+#[doc(hidden)]
+pub mod cli;
 pub mod error;
 pub mod games;
 pub mod graph;
+#[doc(hidden)]
 pub mod input;
 mod nimsum;
 pub mod output;

@@ -24,6 +24,7 @@ pub mod misere;
 mod moves;
 mod period;
 mod rare_common;
+#[doc(hidden)]
 pub mod residue;
 mod sequence;
 pub mod stream;
@@ -32,5 +33,7 @@ mod tests;
 
 pub use error::GameError;
 pub use game::{Game, HeapOptions, Leave, Move, OctalCode};
-pub use moves::{first_option, first_option_where, FoundLeave, FoundMove, HeapSize, PartSize};
+pub use moves::{
+    first_option, first_option_where, FoundLeave, FoundMove, HeapSize, PartSize,
+};
 pub use sequence::{Period, Sequence};

@@ -22,7 +22,7 @@
 //! This file only declares the rooms and hands their names on.
 
 pub(crate) mod blocks;
-pub mod driver;
+pub(crate) mod driver;
 pub(crate) mod format;
 pub(crate) mod formats;
 pub(crate) mod heap;

@@ -14,7 +14,7 @@
 //!    range's bytes, and the earliest bad input of the range as data
 //!    (offset, message, line feeds before it) — a range cannot know its
 //!    lines, so the merge locates the error as `analyze` would. Every
-//!    heap a partial names ([`Mark`]) carries its index and line feeds
+//!    heap a partial names (a `Mark`) carries its index and line feeds
 //!    from the range's start, which the merge shifts.
 //! 2. **Merge**: [`merge`] (`nimstream merge PARTIAL…`) appends partials
 //!    of adjacent ranges (associative; any order, any tree). Merged over
@@ -86,10 +86,5 @@ mod whole_file;
 mod worker;
 
 pub use finish::{merge, Outcome};
-pub use marks::{Lines, Mark};
-pub use partial::{
-    parse_partials, read_partials, ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind,
-    MiserePart, Partial, SurveyPart, WorkStats, PARTIAL_VERSION,
-};
-pub use table::NimPart;
+pub use partial::{parse_partials, read_partials, Partial};
 pub use worker::{analyze_range, holders_range};

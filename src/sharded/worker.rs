@@ -39,7 +39,7 @@ use std::path::Path;
 /// let options = Options::default();
 /// let first = analyze_range(path, 0..3, &options)?;
 /// let second = analyze_range(path, 3..6, &options)?;
-/// assert_eq!((first.heaps, second.heaps), (2, 1));
+/// assert_eq!((first.heaps(), second.heaps()), (2, 1));
 /// let Outcome::Report(report) = merge(vec![second, first], &options)? else {
 ///     panic!("one phase is enough here")
 /// };

@@ -35,7 +35,7 @@ mod heap_loop;
 mod in_place;
 pub(crate) mod pass;
 mod positioned;
-pub mod progress;
+pub(crate) mod progress;
 mod ranges;
 pub(crate) mod reread;
 pub(crate) mod run;

@@ -33,7 +33,5 @@ mod tests;
 
 pub use error::GameError;
 pub use game::{Game, HeapOptions, Leave, Move, OctalCode};
-pub use moves::{
-    first_option, first_option_where, FoundLeave, FoundMove, HeapSize, PartSize,
-};
+pub use moves::{first_option, first_option_where, FoundLeave, FoundMove, HeapSize, PartSize};
 pub use sequence::{Period, Sequence};

@@ -32,8 +32,8 @@
 //! its index + 1; raw arrays and `nimb` have no lines.
 
 use super::index::{HeapIndex, Start};
-use super::prefetch::prefetch;
 use super::token_starts::token_start;
+use crate::arch::prefetch::prefetch;
 use crate::error::Error;
 use crate::input::lines::Lines;
 use crate::input::source::file_changes;

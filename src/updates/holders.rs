@@ -115,7 +115,7 @@ impl OrTree {
     /// Starts fetching `leaf` (a hint).
     pub(super) fn prefetch_leaf(&self, leaf: usize) {
         if let Some(node) = self.levels[0].get(leaf) {
-            super::prefetch::prefetch(std::slice::from_ref(node));
+            crate::arch::prefetch::prefetch(std::slice::from_ref(node));
         }
     }
 

@@ -25,7 +25,7 @@ use super::holders::{BitCounts, BLOCK_HEAPS};
 use crate::arch::columns::{ColumnCounter, STEP};
 use crate::arch::raw_sums;
 use crate::error::Error;
-use crate::input::driver::{each_word, At, Fold};
+use crate::input::driver::{each_word, At, Fold, Needs};
 use crate::input::{Format, Heap, HeapValue, RawBlock, WordBlock};
 use std::ops::Range;
 
@@ -283,6 +283,10 @@ impl IndexFold {
 }
 
 impl Fold for IndexFold {
+    fn needs(&self) -> Needs {
+        Needs::WORDS
+    }
+
     #[inline]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         if self.raw_width.is_none() && index.is_multiple_of(SAMPLE_EVERY) {
@@ -311,10 +315,6 @@ impl Fold for IndexFold {
         }
         self.sum[0] ^= xor;
         Ok(())
-    }
-
-    fn takes_words(&self) -> bool {
-        true
     }
 
     /// Takes a block of heaps of at most 64 bits with the loops of raw

@@ -42,7 +42,6 @@ mod held;
 mod holders;
 mod index;
 mod moves;
-mod prefetch;
 pub mod render;
 mod serve;
 mod status;

@@ -25,7 +25,7 @@ use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Sequence};
-use crate::input::driver::{each_element, each_word, At, Fold, Reads};
+use crate::input::driver::{each_element, each_word, At, Fold, Needs, Reads};
 use crate::input::source::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock, WordBlock};
 
@@ -328,6 +328,19 @@ impl<'s> GameSum<'s> {
 }
 
 impl Fold for GameSum<'_> {
+    /// Blocks of words; a long token's value needs only its residue, so
+    /// its groups are folded as they are read when there is a period to
+    /// fold them by; short hex tokens come packed where the budget allows
+    /// (their residue folds from the packed groups, faster than from the
+    /// digits).
+    fn needs(&self) -> Needs {
+        Needs {
+            drains_long_tokens: self.shared.modulus.is_some(),
+            packs_tokens: self.shared.pack_tokens,
+            ..Needs::WORDS
+        }
+    }
+
     #[inline(always)]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         let bits = heap.value.bit_length();
@@ -359,10 +372,6 @@ impl Fold for GameSum<'_> {
         }
     }
 
-    fn takes_words(&self) -> bool {
-        true
-    }
-
     /// A block of heaps of at most 64 bits as a block of a raw array:
     /// their values in one loop, heap by heap only where
     /// [`GameSum::raw_elements`] goes heap by heap, or for wider heaps.
@@ -383,12 +392,6 @@ impl Fold for GameSum<'_> {
             }
             _ => each_word(self, block, at),
         }
-    }
-
-    /// A long token's value needs only its residue: its groups are
-    /// folded as they are read, when there is a period to fold them by.
-    fn drains_long_tokens(&self) -> bool {
-        self.shared.modulus.is_some()
     }
 
     fn long_groups(&mut self, groups: &[u64]) {
@@ -425,12 +428,6 @@ impl Fold for GameSum<'_> {
                 .note(tail.offset, tail.digits.end - tail.offset);
         }
         Ok(())
-    }
-
-    /// Short hex tokens come packed where the budget allows: their
-    /// residue folds from the packed groups, faster than from the digits.
-    fn packs_tokens(&self) -> bool {
-        self.shared.pack_tokens
     }
 
     fn done(&self) -> bool {

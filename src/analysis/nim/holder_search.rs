@@ -10,7 +10,7 @@
 
 use crate::analysis::raw_arrays;
 use crate::error::Error;
-use crate::input::driver::{At, Fold};
+use crate::input::driver::{At, Fold, Needs};
 use crate::input::{Heap, HeapPos, RawBlock, WordBlock};
 
 /// Finds the first heap holding a bit, and counts the holders.
@@ -38,6 +38,10 @@ impl HolderSearch {
 }
 
 impl Fold for HolderSearch {
+    fn needs(&self) -> Needs {
+        Needs::WORDS
+    }
+
     #[inline]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, _: &mut At<'_>) -> Result<(), Error> {
         if heap.value.bit(self.bit) {
@@ -59,10 +63,6 @@ impl Fold for HolderSearch {
             self.first = block.first(|v| v & mask != 0);
         }
         Ok(())
-    }
-
-    fn takes_words(&self) -> bool {
-        true
     }
 
     /// Counts the holders in the limb of the block that holds the bit,

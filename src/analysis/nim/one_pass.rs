@@ -26,7 +26,7 @@ use crate::analysis::budget::{Counting, Plan};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::error::Error;
-use crate::input::driver::{each_element, each_word, At, Fold};
+use crate::input::driver::{each_element, each_word, At, Fold, Needs};
 use crate::input::{
     trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock, SummedHeap, WordBlock,
 };
@@ -253,6 +253,16 @@ impl<'s> OnePass<'s> {
 }
 
 impl Fold for OnePass<'_> {
+    /// Blocks of words; tokens are read from their end while the nim-sum
+    /// is kept, as long as the window; short tokens may come packed.
+    fn needs(&self) -> Needs {
+        Needs {
+            sums_from_end: self.sum.as_ref().map(|_| self.shared.window_bits),
+            packs_tokens: self.shared.pack_tokens,
+            ..Needs::WORDS
+        }
+    }
+
     #[inline(always)]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         let bits = heap.value.bit_length();
@@ -299,12 +309,6 @@ impl Fold for OnePass<'_> {
         })
     }
 
-    /// Tokens are read from their end while the nim-sum is kept, as long
-    /// as the window.
-    fn sums_from_end(&self) -> Option<u64> {
-        self.sum.as_ref().map(|_| self.shared.window_bits)
-    }
-
     fn xor_limbs(&self, first: u64, limbs: &[u64]) {
         self.shared.xor_limbs(first, limbs);
     }
@@ -347,10 +351,6 @@ impl Fold for OnePass<'_> {
             }
         }
         Ok(())
-    }
-
-    fn takes_words(&self) -> bool {
-        true
     }
 
     /// Takes a block of heaps of at most 64 bits as a block of a raw
@@ -402,10 +402,6 @@ impl Fold for OnePass<'_> {
             }
         }
         Ok(())
-    }
-
-    fn packs_tokens(&self) -> bool {
-        self.shared.pack_tokens
     }
 
     fn merge(&mut self, later: Self, heaps_before: u64) -> Result<(), Error> {

@@ -10,7 +10,7 @@
 //! window that is not zero.
 
 use crate::error::Error;
-use crate::input::driver::{At, Fold};
+use crate::input::driver::{At, Fold, Needs};
 use crate::input::{Heap, HeapValue, PageReleaser, WordBlock};
 use crate::nimsum::WindowAccumulator;
 
@@ -58,14 +58,14 @@ impl WindowXor {
 }
 
 impl Fold for WindowXor {
+    fn needs(&self) -> Needs {
+        Needs::WORDS
+    }
+
     #[inline]
     fn heap(&mut self, _: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         self.window.xor(&heap.value, at.pages);
         Ok(())
-    }
-
-    fn takes_words(&self) -> bool {
-        true
     }
 
     /// XORs the block's XOR into the window: the bits of a heap in the

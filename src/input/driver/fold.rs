@@ -9,11 +9,60 @@ use crate::input::long::from_end::SummedHeap;
 use crate::input::long::pieces::{LongHeap, LongTail};
 use crate::input::source::page_release::PageReleaser;
 
+/// What a fold needs of the driver, stated in one place ([`Fold::needs`]):
+/// how it takes long tokens and short ones. Each need says which of the
+/// fold's methods the driver then calls; a fold that needs nothing takes
+/// every heap through [`Fold::heap`] (and [`Fold::long_heap`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs {
+    /// Takes a `bits` or `hex` token read in pieces group by group
+    /// ([`Fold::long_groups`], then [`Fold::long_tail`]) rather than whole
+    /// ([`Fold::long_heap`]): a fold that needs each digit once (a residue)
+    /// then holds no copy of the token, and no token is too long for it.
+    pub drains_long_tokens: bool,
+    /// The most bits a `bits` or `hex` token may have for a positioned
+    /// pass to read it from its end (`from_end.rs`): its limbs XORed
+    /// straight into a sum the fold's ranges share ([`Fold::xor_limbs`]),
+    /// the token then handed over without its value
+    /// ([`Fold::summed_heap`]). `None`: the fold takes long tokens whole or
+    /// drained.
+    pub sums_from_end: Option<u64>,
+    /// Takes the heaps of a scanner that parses them a block at a time
+    /// ([`crate::input::scanner::HeapScanner::fill_words`]) in blocks
+    /// ([`Fold::words`]) rather than one by one.
+    pub takes_words: bool,
+    /// The scanners may pack short tokens into scratch space
+    /// ([`HeapValue::Packed`]) instead of handing out their digits.
+    pub packs_tokens: bool,
+}
+
+impl Needs {
+    /// Heaps one by one, long tokens whole.
+    pub const NOTHING: Needs = Needs {
+        drains_long_tokens: false,
+        sums_from_end: None,
+        takes_words: false,
+        packs_tokens: false,
+    };
+
+    /// Heaps in blocks of words where a scanner parses them so.
+    pub const WORDS: Needs = Needs {
+        takes_words: true,
+        ..Needs::NOTHING
+    };
+}
+
 /// What a pass pushes heaps into. A pass over a source that can be read at
 /// any offset makes one fold per range and merges them in file order, so a
 /// fold's state must merge associatively. Heap indices count from 0 in
 /// each range.
 pub trait Fold: Send + Sized {
+    /// What the fold needs of the driver beyond heaps one by one (see
+    /// [`Needs`]); by default nothing.
+    fn needs(&self) -> Needs {
+        Needs::NOTHING
+    }
+
     /// Takes the `index`-th heap of the range.
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error>;
 
@@ -36,18 +85,9 @@ pub trait Fold: Send + Sized {
         }
     }
 
-    /// Whether the fold takes a `bits` or `hex` token read in pieces group
-    /// by group ([`Fold::long_groups`], then [`Fold::long_tail`]) rather
-    /// than whole ([`Fold::long_heap`]): a fold that needs each digit once
-    /// (a residue) then holds no copy of the token, and no token is too
-    /// long for it.
-    fn drains_long_tokens(&self) -> bool {
-        false
-    }
-
     /// Takes the next whole groups of the token being read in pieces, in
     /// reading order: 64 binary or 16 hex digits each (when
-    /// [`Fold::drains_long_tokens`]).
+    /// [`Needs::drains_long_tokens`]).
     fn long_groups(&mut self, _groups: &[u64]) {}
 
     /// Takes the end of the `index`-th heap, a token whose whole groups
@@ -56,18 +96,8 @@ pub trait Fold: Send + Sized {
         Ok(())
     }
 
-    /// The most bits a `bits` or `hex` token may have for a positioned
-    /// pass to read it from its end (`from_end.rs`): its limbs XORed
-    /// straight into a sum the fold's ranges share ([`Fold::xor_limbs`]),
-    /// the token then handed over without its value
-    /// ([`Fold::summed_heap`]). `None` (the default): the fold takes long
-    /// tokens whole or drained.
-    fn sums_from_end(&self) -> Option<u64> {
-        None
-    }
-
     /// XORs limbs `first ..` of a token read from its end into the shared
-    /// sum (when [`Fold::sums_from_end`]).
+    /// sum (when [`Needs::sums_from_end`]).
     fn xor_limbs(&self, _first: u64, _limbs: &[u64]) {}
 
     /// Takes the `index`-th heap, a token whose limbs went to
@@ -82,23 +112,10 @@ pub trait Fold: Send + Sized {
         each_element(self, block)
     }
 
-    /// Whether the fold takes the heaps of a scanner that parses them a
-    /// block at a time ([`crate::input::scanner::HeapScanner::fill_words`]) in blocks
-    /// ([`Fold::words`]) rather than one by one.
-    fn takes_words(&self) -> bool {
-        false
-    }
-
     /// Takes a block of heaps of at most 128 bits (when
-    /// [`Fold::takes_words`]); by default one heap at a time.
+    /// [`Needs::takes_words`]); by default one heap at a time.
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
         each_word(self, block, at)
-    }
-
-    /// Whether the scanners may pack short tokens into scratch space
-    /// ([`HeapValue::Packed`]) instead of handing out their digits.
-    fn packs_tokens(&self) -> bool {
-        false
     }
 
     /// Whether the fold needs no more heaps of its range.

@@ -3,7 +3,7 @@
 //! A `bits` or `hex` token longer than a read is held whole when read
 //! forward ([`crate::input::long::pieces::LongToken`]): its bit 0 is known only at its
 //! end. When a positioned pass meets one and its fold sums tokens from
-//! their end ([`Fold::sums_from_end`]), the range is read backward from
+//! their end ([`Needs::sums_from_end`](super::fold::Needs::sums_from_end)), the range is read backward from
 //! its end first, while its tokens are long: each is read from its last
 //! digit down ([`TokenFromEnd`]), its limbs XORed into the fold's shared
 //! sum as they come, and only its place, bit length and top limbs kept.
@@ -58,7 +58,7 @@ impl Zone {
         if std::mem::replace(&mut self.probed, true) {
             return Ok(false);
         }
-        let Some(max_bits) = fold.sums_from_end() else {
+        let Some(max_bits) = fold.needs().sums_from_end else {
             return Ok(false);
         };
         let bits_per_digit = bits_per_digit(reader.format);

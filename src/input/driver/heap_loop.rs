@@ -81,7 +81,7 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
             mut released,
             stopped_at,
         } = self;
-        let result = match S::FILLS_WORDS && fold.takes_words() {
+        let result = match S::FILLS_WORDS && fold.needs().takes_words {
             true => in_blocks(&mut scanner, fold, heaps, scratch, &mut at, &mut released),
             false => scanner.each_heap(scratch, |heap| {
                 take_heap(fold, heaps, heap, &mut at, &mut released)

@@ -36,7 +36,7 @@ pub(super) fn read_in_place<F: Fold>(
         }
         return Ok(range.end - range.start);
     }
-    let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+    let mut scratch = fold.needs().packs_tokens.then(TokenScratch::default);
     let mut stopped_at = slice.len();
     let visitor = HeapLoop {
         fold,

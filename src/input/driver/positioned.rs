@@ -72,7 +72,7 @@ impl<'a> Positioned<'a> {
         // A range shorter than a read needs no more than its own length.
         let range_len = usize::try_from(range.end - range.start).unwrap_or(usize::MAX);
         let mut buffer = ReadBuffer::new(self.reads.read_bytes.min(range_len).max(1));
-        let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+        let mut scratch = fold.needs().packs_tokens.then(TokenScratch::default);
         let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
         let mut spare = Vec::new();
         // A token found too long to pack: read whole when met again.
@@ -160,7 +160,7 @@ impl<'a> Positioned<'a> {
         index: u64,
         bytes: &mut u64,
     ) -> Result<LongRead, Stop> {
-        let drains = fold.drains_long_tokens();
+        let drains = fold.needs().drains_long_tokens;
         loop {
             if drains {
                 token.drain_into(|groups| fold.long_groups(groups));
@@ -331,7 +331,7 @@ impl std::ops::DerefMut for ReadBuffer {
 /// when the fold drained its groups, else the whole heap; gives back the
 /// token's buffer.
 fn end_long<F: Fold>(token: LongToken, fold: &mut F, index: u64) -> Result<Vec<u64>, Stop> {
-    if fold.drains_long_tokens() {
+    if fold.needs().drains_long_tokens {
         let (tail, spare) = token.finish_drained();
         fold.long_tail(index, tail)?;
         return Ok(spare);

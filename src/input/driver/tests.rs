@@ -5,7 +5,7 @@
 //! the same indices, offsets and values, the same lines on a stream, and
 //! the same error.
 
-use super::fold::{At, Fold};
+use super::fold::{At, Fold, Needs};
 use super::pass::Reads;
 use super::ranges;
 use super::reread::heap_at;
@@ -178,8 +178,8 @@ impl Fold for InBlocks {
         self.0.heap(index, heap, at)
     }
 
-    fn takes_words(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::WORDS
     }
 
     fn merge(&mut self, later: InBlocks, heaps_before: u64) -> Result<(), Error> {
@@ -312,8 +312,11 @@ impl Fold for SumFromEnd<'_> {
         Ok(())
     }
 
-    fn sums_from_end(&self) -> Option<u64> {
-        Some(u64::MAX)
+    fn needs(&self) -> Needs {
+        Needs {
+            sums_from_end: Some(u64::MAX),
+            ..Needs::NOTHING
+        }
     }
 
     fn xor_limbs(&self, first: u64, limbs: &[u64]) {

@@ -5,7 +5,6 @@
 
 use super::cancel::Cancel;
 use super::file_changes::{self, MapGuard, Stamp};
-use super::input::InPlace;
 use super::page_release::PageReleaser;
 use crate::error::Error;
 use memmap2::{Advice, Mmap};
@@ -141,14 +140,6 @@ impl MappedFile {
     /// Releases the map's pages behind a pass.
     pub fn pages(&self) -> PageReleaser<'_> {
         PageReleaser::of(&self.map)
-    }
-
-    /// The mapped bytes, where a reader finds them.
-    pub(crate) fn in_place(&self) -> InPlace<'_> {
-        InPlace {
-            bytes: self.map(),
-            pages: self.pages(),
-        }
     }
 }
 

@@ -267,7 +267,10 @@ impl<'a> RandomAccess<'a> {
         match self {
             RandomAccess::Memory(bytes) => Some(InPlace::memory(bytes)),
             RandomAccess::File(file) => match file.reading(heaps_in_place) {
-                Reading::Mapped(map) => Some(map.in_place()),
+                Reading::Mapped(map) => Some(InPlace {
+                    bytes: map.map(),
+                    pages: map.pages(),
+                }),
                 Reading::Positioned => None,
             },
         }

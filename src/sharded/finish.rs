@@ -16,10 +16,10 @@
 
 use super::marks::{mismatch, Mark};
 use super::partial::{GameMark, Kind, Partial};
-use super::range_passes;
 use super::table;
 use super::whole_file::{self, Landmark, WholeGame, WholeMisere, WholeNim};
 use crate::analysis::facts::Facts;
+use crate::analysis::game::holders::Holder;
 use crate::analysis::survey::Survey;
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
@@ -145,7 +145,7 @@ fn conclude(
             firsts: misere
                 .firsts
                 .iter()
-                .map(|first| first.as_ref().map(|h| (span_holder(h), line(h.heap))))
+                .map(|first| first.as_ref().map(|h| holder_of(h, line(h.heap))))
                 .collect(),
         };
         // A partial of ranges with no heap has empty lists.
@@ -162,7 +162,7 @@ fn conclude(
         let whole = WholeGame {
             survey,
             grundy_sum: sum,
-            holder: holder.map(|h| (span_holder(&h), line(h.heap))),
+            holder: holder.map(|h| holder_of(&h, line(h.heap))),
         };
         return whole_file::conclude_game(&input, format, &options, &whole).map(Some);
     }
@@ -276,21 +276,26 @@ fn landmark(mark: Mark, line: Option<u64>) -> Landmark {
     }
 }
 
-fn span_holder(mark: &GameMark) -> range_passes::SpanHolder {
+/// The heap a partial's game mark names, on `line`, as the move reads it
+/// (its digits read again where it lies).
+fn holder_of(mark: &GameMark, line: Option<u64>) -> Holder {
     let size = match (mark.size, mark.residue) {
         (Some(h), _) => HeapSize::Exact(h),
         (None, residue) => HeapSize::Huge {
             residue: residue.unwrap_or(0),
         },
     };
-    range_passes::SpanHolder {
+    Holder {
         pos: HeapPos {
             index: mark.heap.index,
             offset: mark.heap.offset,
         },
+        line,
         size,
         grundy: mark.grundy,
         bits: mark.bits,
+        limbs: None,
+        borrow: None,
     }
 }
 

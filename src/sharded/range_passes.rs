@@ -41,7 +41,6 @@ use crate::analysis::nim::windows::{self, WindowXor};
 use crate::analysis::options::Options;
 use crate::analysis::survey::Survey;
 use crate::error::Error;
-use crate::games::HeapSize;
 use crate::input::driver::{self, Fold, Folded, Reads, SpanError};
 use crate::input::source::Input;
 use crate::input::{Format, HeapPos};
@@ -79,35 +78,6 @@ pub struct NimSpan {
     pub stats: Stats,
 }
 
-/// The first holder of a bit of the Grundy values in a span.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpanHolder {
-    /// Where it is, its index from 0 in the span.
-    pub pos: HeapPos,
-    /// Its size as the value sequence takes it.
-    pub size: HeapSize,
-    /// Its Grundy value.
-    pub grundy: u16,
-    /// Its bit length.
-    pub bits: u64,
-}
-
-impl SpanHolder {
-    /// The heap as the move reads it, on `line`: its digits read again
-    /// where it lies when the move needs them.
-    pub(super) fn holder(&self, line: Option<u64>) -> Holder {
-        Holder {
-            pos: self.pos,
-            line,
-            size: self.size,
-            grundy: self.grundy,
-            bits: self.bits,
-            limbs: None,
-            borrow: None,
-        }
-    }
-}
-
 /// What the pass of a game other than Nim found in a span.
 #[derive(Debug)]
 pub struct GameSpan {
@@ -116,7 +86,7 @@ pub struct GameSpan {
     /// The XOR of the heaps' Grundy values.
     pub grundy_sum: u16,
     /// For each bit of the values, its first holder.
-    pub holders: Vec<Option<SpanHolder>>,
+    pub holders: Vec<Option<Holder>>,
     /// The first heap past the values computed for a game with no proven
     /// period, where the pass stopped (an error once located).
     pub past_values: Option<HeapPos>,
@@ -274,14 +244,7 @@ pub fn game_span(
     })?
     .finish();
     let holders = (0..VALUE_BITS as u32)
-        .map(|bit| {
-            pass.holders.of_bit(bit).map(|holder| SpanHolder {
-                pos: holder.pos,
-                size: holder.size,
-                grundy: holder.grundy,
-                bits: holder.bits,
-            })
-        })
+        .map(|bit| pass.holders.of_bit(bit).cloned())
         .collect();
     stats.working_memory_bytes = meter.peak_bytes();
     stats.seconds = started.elapsed().as_secs_f64();
@@ -331,7 +294,7 @@ pub struct MisereSpan {
     /// The heaps of each kind.
     pub counts: Vec<u64>,
     /// The first heap of each kind (its `grundy` is the kind).
-    pub firsts: Vec<Option<SpanHolder>>,
+    pub firsts: Vec<Option<Holder>>,
     /// The first heap past the heaps the quotient was computed for, with
     /// no period proven, where the pass stopped (an error once located).
     pub past_values: Option<HeapPos>,
@@ -357,18 +320,7 @@ pub fn misere_span(
     })?;
     stats.count_pass(&folded);
     let pass = folded.fold;
-    let firsts = pass
-        .firsts
-        .iter()
-        .map(|first| {
-            first.as_ref().map(|holder| SpanHolder {
-                pos: holder.pos,
-                size: holder.size,
-                grundy: holder.grundy,
-                bits: holder.bits,
-            })
-        })
-        .collect();
+    let firsts = pass.firsts;
     stats.working_memory_bytes = meter.peak_bytes();
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(MisereSpan {

@@ -10,7 +10,6 @@
 //! the input, when the move needs its digits (a move that leaves x ⊕ g, or
 //! misère's single heap ≥ 2), and nothing else.
 
-use super::range_passes::SpanHolder;
 use crate::analysis::budget::Shape;
 use crate::analysis::facts::{Facts, MoveFacts, Number, Stats};
 use crate::analysis::game::holders::Holder;
@@ -226,7 +225,7 @@ pub struct WholeGame {
     pub grundy_sum: u16,
     /// The first heap whose value holds the sum's msb (when the sum is not
     /// 0), with its place in the file and its line.
-    pub holder: Option<(SpanHolder, Option<u64>)>,
+    pub holder: Option<Holder>,
 }
 
 /// The facts of an analysis under the game of `options` from what the
@@ -242,11 +241,10 @@ pub fn conclude_game(
     let sum = whole.grundy_sum;
     let winning_move = match (&whole.holder, sum) {
         (_, 0) => None,
-        (Some((found, line)), _) => {
-            let holder = found.holder(*line);
-            let facts = (sum, *line);
+        (Some(holder), _) => {
+            let facts = (sum, holder.line);
             Some(move_on_holder(
-                input, format, options, &mut stats, &holder, facts, &sequence,
+                input, format, options, &mut stats, holder, facts, &sequence,
             )?)
         }
         (None, _) => {
@@ -283,7 +281,7 @@ pub struct WholeMisere {
     /// The heaps of each kind.
     pub counts: Vec<u64>,
     /// The first heap of each kind, with its line.
-    pub firsts: Vec<Option<(SpanHolder, Option<u64>)>>,
+    pub firsts: Vec<Option<Holder>>,
 }
 
 /// The facts of a misère analysis under the game of `options` from what
@@ -304,15 +302,10 @@ pub fn conclude_misere(
             kinds.class.len()
         )));
     }
-    let firsts: Vec<Option<Holder>> = whole
-        .firsts
-        .iter()
-        .map(|first| first.as_ref().map(|(found, line)| found.holder(*line)))
-        .collect();
     let found = Found {
         survey: whole.survey.clone(),
         counts: &whole.counts,
-        firsts: &firsts,
+        firsts: &whole.firsts,
     };
     found.facts(input, format, options, &kinds, &[], &mut Stats::default())
 }

@@ -16,6 +16,7 @@ use super::table;
 use super::table::NimPart;
 use crate::analysis::budget::MemoryBudget;
 use crate::analysis::facts::Stats;
+use crate::analysis::game::holders::Holder;
 use crate::analysis::survey::Survey;
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
@@ -291,7 +292,7 @@ fn grundy_part(game: &range_passes::GameSpan, marks: &mut Marks) -> GrundyPart {
 }
 
 /// A heap a span's pass kept, as a partial names it.
-fn game_mark(found: &range_passes::SpanHolder, marks: &mut Marks) -> GameMark {
+fn game_mark(found: &Holder, marks: &mut Marks) -> GameMark {
     let (size, residue) = match found.size {
         HeapSize::Exact(h) => (Some(h), None),
         HeapSize::Huge { residue } => (None, Some(residue)),

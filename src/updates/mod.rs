@@ -224,11 +224,8 @@ impl<'a> Position<'a> {
             file: FileHeaps::new(input, format, built.index)?,
             rule: options.rule,
             inline_bits: options.inline_bits,
-            heaps: built.heaps,
-            counts: Counts {
-                ones: built.ones,
-                big: built.big,
-            },
+            heaps: built.survey.heaps,
+            counts: built.survey.counts(),
             nim_sum: NimSum::new(built.nim_sum),
             updated: Updated::default(),
             holders,

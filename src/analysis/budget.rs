@@ -11,6 +11,7 @@
 //! counters.
 
 use crate::input::driver::Reads;
+use crate::input::source::Input;
 use crate::input::Format;
 use std::fmt;
 use std::str::FromStr;
@@ -207,6 +208,17 @@ pub(crate) struct Shape {
     pub format: Format,
     /// The threads the user allows.
     pub threads: usize,
+}
+
+impl Shape {
+    /// The shape of `input` in `format`, read on `threads` threads.
+    pub(crate) fn of(input: &Input<'_>, format: Format, threads: usize) -> Shape {
+        Shape {
+            len: input.size(),
+            format,
+            threads,
+        }
+    }
 }
 
 /// How the first pass counts the heaps holding each bit position (see

@@ -1,11 +1,12 @@
 //! How to analyze: the options of `nimstream analyze` ([`Options`]), the
 //! one value every entry point takes.
 
-use super::budget::MemoryBudget;
+use super::budget::{MemoryBudget, Plan, Shape};
 use super::rules::Rule;
 use crate::games::Game;
 use crate::input::format::Format;
 use crate::input::source::cancel::Cancel;
+use crate::input::source::Input;
 use std::path::PathBuf;
 
 /// The default of `--max-values`: 2^24 values.
@@ -62,5 +63,13 @@ impl Default for Options {
             no_mmap: false,
             cancel: Cancel::default(),
         }
+    }
+}
+
+impl Options {
+    /// What an analysis of `input` in `format` reads off the budget, on
+    /// the threads the options allow.
+    pub(crate) fn plan(&self, input: &Input<'_>, format: Format) -> Plan {
+        self.memory.plan(&Shape::of(input, format, self.threads))
     }
 }

@@ -207,12 +207,7 @@ fn read_and_move(
 
 /// How a whole analysis of `input` reads a heap again.
 fn reads(input: &Input<'_>, format: Format, options: &Options) -> driver::Reads {
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: 1,
-    };
-    options.memory.plan(&shape).later
+    options.memory.plan(&Shape::of(input, format, 1)).later
 }
 
 /// What the merged spans of a game other than Nim found over the whole

@@ -8,7 +8,6 @@
 
 use super::holders::Holder;
 use super::sums::GamePass;
-use crate::analysis::budget::Shape;
 use crate::analysis::facts::{GameMoveFacts, Number, Stats};
 use crate::analysis::options::Options;
 use crate::error::Error;
@@ -80,16 +79,11 @@ impl<'a, 'i> Mover<'a, 'i> {
         options: &'a Options,
         cost: &'a mut Stats,
     ) -> Mover<'a, 'i> {
-        let shape = Shape {
-            len: input.size(),
-            format,
-            threads: options.threads,
-        };
         Mover {
             input,
             format,
             options,
-            reads: options.memory.plan(&shape).later,
+            reads: options.plan(input, format).later,
             cost,
         }
     }

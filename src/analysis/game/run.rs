@@ -10,7 +10,6 @@
 
 use super::moves::Mover;
 use super::sums::{game_reads, GameShared, GameSum};
-use crate::analysis::budget::Shape;
 use crate::analysis::facts::{Facts, GameFacts, GameMoveFacts, Stats};
 use crate::analysis::options::Options;
 use crate::analysis::rules::Player;
@@ -33,12 +32,7 @@ pub(crate) fn analyze_game(
 ) -> Result<Facts, Error> {
     let sequence = sequence_of(&options.game, options.max_values)?;
     let sequence = sequence.as_ref();
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    let plan = options.memory.plan(&shape);
+    let plan = options.plan(input, format);
     let meter = MemoryMeter::start();
     let started = Instant::now();
     let (reads, mut cost) = game_reads(&plan);

@@ -21,7 +21,6 @@ pub(crate) mod decide;
 pub(crate) mod fold;
 pub(crate) mod kinds;
 
-use crate::analysis::budget::Shape;
 use crate::analysis::facts::{Facts, MisereFacts, MisereMoveFacts, Stats};
 use crate::analysis::game::holders::Holder;
 use crate::analysis::game::moves::{parts, written_move};
@@ -53,12 +52,7 @@ pub fn analyze_misere(
     options: &Options,
 ) -> Result<Facts, Error> {
     let kinds = kinds_of(&options.game, max_heap(options))?;
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    let plan = options.memory.plan(&shape);
+    let plan = options.plan(input, format);
     let meter = MemoryMeter::start();
     let started = Instant::now();
     let (reads, mut cost) = game_reads(&plan);

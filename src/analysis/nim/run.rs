@@ -14,7 +14,7 @@ use super::moves::{lengths_from_top, small_move, XorMove};
 use super::one_pass::{FirstPass, OnePass, Shared};
 use super::streamed_values::TopDownValue;
 use super::windows::{self, WindowXor};
-use crate::analysis::budget::{Plan, Shape};
+use crate::analysis::budget::Plan;
 use crate::analysis::facts::{Facts, MoveFacts, Stats};
 use crate::analysis::options::Options;
 use crate::analysis::rules::{self, MoveFinder, Player};
@@ -35,12 +35,7 @@ pub(crate) fn analyze_nim(
     format: Format,
     options: &Options,
 ) -> Result<Facts, Error> {
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    analyze_under(options.memory.plan(&shape), input, format, options)
+    analyze_under(options.plan(input, format), input, format, options)
 }
 
 /// [`analyze_nim`] under `plan`.

@@ -22,7 +22,7 @@
 //! lookup first finds the heap's segment (a binary search over a handful)
 //! and the merge stays associative, never reading a heap twice.
 
-use super::holders::{BitCounts, BLOCK_HEAPS};
+use super::holders::{WordHolderCounts, BLOCK_HEAPS};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::arch::columns::{ColumnCounter, STEP};
@@ -159,7 +159,7 @@ pub(super) struct Built {
     pub index: HeapIndex,
     /// With `--moves`, when every heap fits in 64 bits: the holders of
     /// each bit, and the OR of each block.
-    pub blocks: Option<(BitCounts, Vec<u64>)>,
+    pub blocks: Option<(WordHolderCounts, Vec<u64>)>,
 }
 
 /// The column counts and block ORs of the heaps so far.
@@ -256,7 +256,7 @@ impl IndexFold {
     pub(super) fn finish(mut self) -> Built {
         let blocks = self.blocks.take().map(|mut blocks| {
             blocks.close();
-            (BitCounts(blocks.counter.columns()), blocks.leaves)
+            (WordHolderCounts(blocks.counter.columns()), blocks.leaves)
         });
         self.samples.shrink_to_fit();
         Built {

@@ -66,7 +66,7 @@ use file_heaps::FileHeaps;
 use held::{HeapRef, NimSum};
 use holders::OrTree;
 use index::IndexFold;
-use moves::Holders;
+use moves::HolderLookup;
 use status::{value_of, Summary};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -126,7 +126,7 @@ pub struct Position<'a> {
     nim_sum: NimSum,
     updated: Updated,
     /// With `moves` only.
-    holders: Option<Holders>,
+    holders: Option<HolderLookup>,
     updates: u64,
     last_heap: Option<u64>,
 }
@@ -213,12 +213,12 @@ impl<'a> Position<'a> {
         })?;
         let built = folded.fold.finish();
         let holders = options.moves.then(|| match built.blocks {
-            Some((counts, leaves)) => Holders::Words {
+            Some((counts, leaves)) => HolderLookup::Words {
                 counts: Box::new(counts),
                 tree: OrTree::new(leaves),
                 long_updated: BTreeSet::new(),
             },
-            None => Holders::Search,
+            None => HolderLookup::Search,
         });
         Ok(Position {
             file: FileHeaps::new(input, format, built.index)?,
@@ -254,7 +254,7 @@ impl<'a> Position<'a> {
     /// byte per heap, plus a few bytes per thread of the initial pass).
     pub fn index_bytes(&self) -> u64 {
         let tree = match &self.holders {
-            Some(Holders::Words { tree, .. }) => tree.bytes(),
+            Some(HolderLookup::Words { tree, .. }) => tree.bytes(),
             _ => 0,
         };
         self.file.index_bytes() + tree

@@ -4,14 +4,14 @@
 //!
 //! Two ways, by what FILE holds:
 //!
-//! - **Every heap of FILE fits in 64 bits** ([`Holders::Words`]): the
+//! - **Every heap of FILE fits in 64 bits** ([`HolderLookup::Words`]): the
 //!   holders of each bit 0 to 63 are counted and the OR tree of
 //!   [`super::holders`] leads to the first heap holding a bit, in
 //!   O(log n) plus one block of heaps read. The msb of a nim-sum past
 //!   bit 63 can only come from updated heaps longer than 64 bits; they
 //!   are kept in order and searched there. Misère's heap ≥ 2 is the first whose bits 1 to 63 are not
 //!   all 0 (or a long updated heap), its lone 1-heap the first with bit 0.
-//! - **FILE has a longer heap** ([`Holders::Search`]): counting the holders
+//! - **FILE has a longer heap** ([`HolderLookup::Search`]): counting the holders
 //!   of a bit past 63 would need a counter per bit of the longest heap,
 //!   so each move is found by a search over the heaps in order (the
 //!   updated ones from the map), counting the holders of the msb: one
@@ -19,7 +19,7 @@
 
 use super::file_heaps::FileHeaps;
 use super::held::{HeapRef, NimSum};
-use super::holders::{BitCounts, OrTree};
+use super::holders::{OrTree, WordHolderCounts};
 use super::index::HeapIndex;
 use super::updated::Updated;
 use crate::analysis::rules::{choose_move, Counts, MoveFinder};
@@ -31,11 +31,11 @@ use std::ops::ControlFlow;
 
 /// What finding the move keeps between updates.
 #[derive(Debug)]
-pub(super) enum Holders {
+pub(super) enum HolderLookup {
     /// Every heap of FILE fits in 64 bits.
     Words {
         /// The holders of each bit 0 to 63, over every heap's low word.
-        counts: Box<BitCounts>,
+        counts: Box<WordHolderCounts>,
         /// The OR of each block of heaps' low words (a superset).
         tree: OrTree,
         /// The updated heaps longer than 64 bits, in order.
@@ -88,7 +88,7 @@ impl Wanted {
     }
 }
 
-impl Holders {
+impl HolderLookup {
     /// Follows heap `heap` going from `old` to `new`.
     pub(super) fn replace(
         &mut self,
@@ -97,7 +97,7 @@ impl Holders {
         old: &HeapRef<'_>,
         new: &HeapRef<'_>,
     ) {
-        let Holders::Words {
+        let HolderLookup::Words {
             counts,
             tree,
             long_updated,
@@ -117,7 +117,7 @@ impl Holders {
 
     /// Starts fetching the tree's leaf over heap `heap` (a hint).
     pub(super) fn prefetch(&self, heap: u64, index: &HeapIndex) {
-        if let Holders::Words { tree, .. } = self {
+        if let HolderLookup::Words { tree, .. } = self {
             tree.prefetch_leaf(index.block_of(heap));
         }
     }
@@ -148,7 +148,7 @@ impl Holders {
 /// How a position finds the move's heap: through the holder counts and
 /// the OR tree, or a search over the heaps in order.
 struct Finder<'h, 'f> {
-    holders: &'h mut Holders,
+    holders: &'h mut HolderLookup,
     file: &'h FileHeaps<'f>,
     updated: &'h Updated,
     counts: Counts,
@@ -160,7 +160,7 @@ impl Finder<'_, '_> {
     fn first(&mut self, wanted: Wanted, target: Target) -> Result<(u64, Option<Chosen>), Error> {
         let (file, updated) = (self.file, self.updated);
         let (holders, found) = match self.holders {
-            Holders::Words {
+            HolderLookup::Words {
                 counts: bits,
                 tree,
                 long_updated,
@@ -176,7 +176,7 @@ impl Finder<'_, '_> {
                 },
                 Wanted::One => (self.counts.ones, first_in_tree(tree, 1, file, updated)?),
             },
-            Holders::Search => search(file, updated, wanted)?,
+            HolderLookup::Search => search(file, updated, wanted)?,
         };
         let chosen = found.map(|(heap, from, offset)| Chosen {
             heap,

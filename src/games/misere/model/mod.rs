@@ -76,7 +76,8 @@ mod proof;
 
 use super::table::Table;
 use crate::games::Game;
-use candidate::{Candidate, Failure};
+use candidate::Candidate;
+use proof::Failure;
 use std::collections::HashMap;
 
 /// The most elements of a candidate's image.

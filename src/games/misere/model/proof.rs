@@ -1,11 +1,13 @@
-//! A candidate reduced, and the proof that it decides every sum (see
+//! A candidate reduced, and the proof that it decides every sum, with the
+//! states it explores and why it fails (see
 //! [`super`], **The proof** and **A failure teaches**).
 
-use super::candidate::{Failure, Stabilizers, States};
 use super::{Extended, PROOF_BITS};
 use crate::games::misere::table::{Bits, Table};
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::hash::{Hash, Hasher};
 
 /// A candidate reduced: a finite commutative monoid, its S, its kinds of
 /// heaps and each heap's element. It is Q_{n+1} once proven a model.
@@ -157,5 +159,90 @@ impl Model {
             }
         }
         Ok(())
+    }
+}
+
+/// Why a proof failed.
+pub(super) enum Failure {
+    /// The heaps of a least sum decided wrong.
+    Counterexample(Vec<u64>),
+    /// The states passed the bound.
+    States,
+}
+
+/// The states of a proof — ψ(v), whether v has a move, F(v) — each
+/// stored once, the sets' words in one vector, found again by a hash.
+pub(super) struct States {
+    pub(super) words: usize,
+    pub(super) heads: Vec<(u32, bool)>,
+    pub(super) sets: Vec<u64>,
+    /// The first state of each hash, and for each state the next of its
+    /// hash (`u32::MAX`: none).
+    pub(super) first: FxHashMap<u64, u32>,
+    pub(super) next: Vec<u32>,
+}
+
+impl States {
+    pub(super) fn new(words: usize) -> States {
+        States {
+            words,
+            heads: Vec::new(),
+            sets: Vec::new(),
+            first: FxHashMap::default(),
+            next: Vec::new(),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    pub(super) fn head(&self, id: u32) -> (u32, bool) {
+        self.heads[id as usize]
+    }
+
+    pub(super) fn set(&self, id: u32) -> &[u64] {
+        &self.sets[id as usize * self.words..(id as usize + 1) * self.words]
+    }
+
+    /// The state's id, and whether it is new.
+    pub(super) fn find_or_add(&mut self, m: u32, live: bool, set: &[u64]) -> (u32, bool) {
+        let mut hasher = rustc_hash::FxHasher::default();
+        (m, live, set).hash(&mut hasher);
+        let hash = hasher.finish();
+        let mut at = self.first.get(&hash).copied().unwrap_or(u32::MAX);
+        while at != u32::MAX {
+            if self.heads[at as usize] == (m, live) && self.set(at) == set {
+                return (at, false);
+            }
+            at = self.next[at as usize];
+        }
+        let id = self.heads.len() as u32;
+        self.heads.push((m, live));
+        self.sets.extend_from_slice(set);
+        self.next
+            .push(self.first.insert(hash, id).unwrap_or(u32::MAX));
+        (id, true)
+    }
+}
+
+/// For each element u met, the set {w : u·w ∈ S}, made when first asked.
+pub(super) struct Stabilizers<'m> {
+    pub(super) candidate: &'m Model,
+    pub(super) in_s: &'m [bool],
+    pub(super) sets: Vec<Option<Bits>>,
+}
+
+impl Stabilizers<'_> {
+    pub(super) fn get(&mut self, u: u32) -> &Bits {
+        let (candidate, in_s) = (self.candidate, self.in_s);
+        self.sets[u as usize].get_or_insert_with(|| {
+            let len = candidate.len();
+            let mut bits = Bits::empty(len);
+            (0..len as u32)
+                .filter(|&w| in_s[candidate.mul(u, w) as usize])
+                .for_each(|w| bits.insert(w as usize));
+            bits
+        })
     }
 }

@@ -259,6 +259,15 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// The first pass's reads, but no long token packed whole: for a pass
+    /// that needs each digit once (a residue), as the reads bring it.
+    pub(crate) fn first_unpacked(&self) -> Reads {
+        Reads {
+            max_packed_bytes: 0,
+            ..self.first
+        }
+    }
+
     /// The passes after the first, once it has counted the `heaps` of an
     /// input of `len` bytes. They read heaps in place from the map, and a
     /// pass over heaps longer than [`MemoryBudget::CUT_SEARCH_BYTES`] on

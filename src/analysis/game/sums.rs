@@ -60,10 +60,7 @@ pub struct GameShared<'s> {
 /// long token is never packed whole (its residue needs each digit once,
 /// as the reads bring it) — and the costs it starts from.
 pub(crate) fn game_reads(plan: &Plan) -> (Reads, Stats) {
-    let reads = Reads {
-        max_packed_bytes: 0,
-        ..plan.first
-    };
+    let reads = plan.first_unpacked();
     let stats = Stats {
         window_bits: plan.window_bits,
         ..Stats::default()

@@ -56,6 +56,14 @@ impl Needs {
 /// any offset makes one fold per range and merges them in file order, so a
 /// fold's state must merge associatively. Heap indices count from 0 in
 /// each range.
+///
+/// Two methods every fold writes: [`Fold::heap`] and [`Fold::merge`]. The
+/// rest have defaults, and the driver calls them as [`Fold::needs`] says:
+/// long tokens whole ([`Fold::long_heap`]), drained
+/// ([`Fold::long_groups`], [`Fold::long_tail`]) or summed from their end
+/// ([`Fold::xor_limbs`], [`Fold::summed_heap`]); heaps in blocks
+/// ([`Fold::raw_elements`] for raw arrays, [`Fold::words`] for short
+/// tokens); and [`Fold::done`], which ends a range early.
 pub trait Fold: Send + Sized {
     /// What the fold needs of the driver beyond heaps one by one (see
     /// [`Needs`]); by default nothing.

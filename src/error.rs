@@ -41,6 +41,19 @@ pub enum Error {
     Interrupted(String),
 }
 
+/// The source of the error of an analysis stopped by its
+/// [`Cancel`](crate::Cancel) flag.
+#[derive(Debug)]
+pub(crate) struct Cancelled;
+
+impl fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the analysis was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
 /// A parse failure inside a format module, before the file name and the
 /// line and column are attached.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,7 +119,7 @@ impl Error {
     /// [`Cancel`](crate::Cancel) flag.
     pub fn is_cancelled(&self) -> bool {
         matches!(self, Error::Io { source, .. }
-            if source.get_ref().is_some_and(|inner| inner.is::<crate::input::cancel::Cancelled>()))
+            if source.get_ref().is_some_and(|inner| inner.is::<Cancelled>()))
     }
 
     /// True when the error is a write to a closed pipe (the reader went away).

@@ -69,9 +69,12 @@ mod analysis;
 /// interface.
 #[doc(hidden)]
 pub mod arch;
+#[doc(hidden)]
+pub mod cli;
 pub mod error;
 pub mod games;
 pub mod graph;
+#[doc(hidden)]
 pub mod input;
 mod nimsum;
 pub mod output;
@@ -83,7 +86,7 @@ pub mod working_memory;
 
 pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule, DEFAULT_MAX_VALUES};
 pub use error::Error;
-pub use input::cancel::Cancel;
+pub use input::source::cancel::Cancel;
 pub use input::Format;
 pub use report::Report;
 
@@ -157,7 +160,7 @@ fn report(
     path: String,
     options: &Options,
 ) -> Result<Report, Error> {
-    let facts = analysis::analyze(input, format, options)?;
+    let facts = analysis::entry::analyze(input, format, options)?;
     let bytes = input.size().unwrap_or(facts.stats.bytes_scanned);
     let info = InputInfo {
         path,

@@ -11,6 +11,7 @@
 //! counters.
 
 use crate::input::driver::Reads;
+use crate::input::source::Input;
 use crate::input::Format;
 use std::fmt;
 use std::str::FromStr;
@@ -53,6 +54,13 @@ impl MemoryBudget {
     /// of the time on hex and 0.81 on u64le, 2 and 4 MiB no less
     /// (`bench/RESULTS.md`).
     pub(crate) const ONE_PASS_READ_BYTES: usize = 1 << 20;
+
+    /// A range shorter than this is not worth a thread of its own.
+    const MIN_RANGE_BYTES: u64 = 4 << 20;
+
+    /// The longest heap a pass with positioned reads buffers: a longer
+    /// one is read in place from the map (or in pieces).
+    const MAX_BUFFERED_HEAP_BYTES: usize = 8 << 20;
 
     /// How far a windowed pass's cut between ranges looks for a heap
     /// boundary: past it (inside a longer heap) the cut is dropped, so
@@ -106,7 +114,7 @@ impl MemoryBudget {
         };
         let later = Reads {
             ranges,
-            min_range_bytes: 4 << 20,
+            min_range_bytes: Self::MIN_RANGE_BYTES,
             read_bytes: self.chunk_bytes(),
             // A windowed pass reads heaps in place from the map, so this
             // only bounds how far a cut between ranges looks for a heap
@@ -119,7 +127,7 @@ impl MemoryBudget {
         let first = match one_pass {
             true => Reads {
                 read_bytes: Self::ONE_PASS_READ_BYTES,
-                max_buffered_heap_bytes: 8 << 20,
+                max_buffered_heap_bytes: Self::MAX_BUFFERED_HEAP_BYTES,
                 // Each range may hold one long token's packed digits, and
                 // their sum is as long as the longest.
                 max_packed_bytes: usize::try_from(self.bytes() / (ranges as u64 + 1))
@@ -181,6 +189,22 @@ impl MemoryBudget {
     }
 }
 
+/// How the initial pass of `updates` reads FILE on `threads` threads:
+/// with positioned reads into small buffers (faster than the map for one
+/// pass), a heap too long for them in place from the map, which the
+/// updates then read; no token packed (the session keeps no budget).
+pub(crate) fn update_reads(threads: usize) -> Reads {
+    Reads {
+        ranges: threads.max(1),
+        min_range_bytes: MemoryBudget::MIN_RANGE_BYTES,
+        read_bytes: MemoryBudget::ONE_PASS_READ_BYTES,
+        max_buffered_heap_bytes: MemoryBudget::MAX_BUFFERED_HEAP_BYTES,
+        max_packed_bytes: 0,
+        stream_chunk_bytes: 128 << 10,
+        heaps_in_place: false,
+    }
+}
+
 /// What the budget depends on about an input.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Shape {
@@ -192,8 +216,19 @@ pub(crate) struct Shape {
     pub threads: usize,
 }
 
+impl Shape {
+    /// The shape of `input` in `format`, read on `threads` threads.
+    pub(crate) fn of(input: &Input<'_>, format: Format, threads: usize) -> Shape {
+        Shape {
+            len: input.size(),
+            format,
+            threads,
+        }
+    }
+}
+
 /// How the first pass counts the heaps holding each bit position (see
-/// [`super::holder_counts`]).
+/// [`super::nim::holder_counts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Counting {
     /// Every position: a stream cannot be read again. `lean`: without
@@ -232,6 +267,15 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// The first pass's reads, but no long token packed whole: for a pass
+    /// that needs each digit once (a residue), as the reads bring it.
+    pub(crate) fn first_unpacked(&self) -> Reads {
+        Reads {
+            max_packed_bytes: 0,
+            ..self.first
+        }
+    }
+
     /// The passes after the first, once it has counted the `heaps` of an
     /// input of `len` bytes. They read heaps in place from the map, and a
     /// pass over heaps longer than [`MemoryBudget::CUT_SEARCH_BYTES`] on

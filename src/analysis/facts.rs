@@ -4,6 +4,7 @@
 use super::rules::Player;
 use super::survey::Survey;
 use crate::games::Period;
+use crate::input::driver::Folded;
 use crate::input::HeapValue;
 use crate::working_memory::outside_working_memory;
 
@@ -108,6 +109,48 @@ pub struct GameFacts {
     pub winning_move: Option<GameMoveFacts>,
 }
 
+/// What an analysis under misère play of a game other than Nim found
+/// besides the survey and the winner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisereFacts {
+    /// The game, canonical.
+    pub game: String,
+    /// The quotient's order.
+    pub order: usize,
+    /// The pretending function's proven period, if any.
+    pub period: Option<Period>,
+    /// n: the quotient is exact for every sum of heaps ≤ n (and of every
+    /// heap, with a period).
+    pub heaps_computed: u64,
+    /// The sum's product: the name of its class.
+    pub product: String,
+    /// The deterministic winning move.
+    pub winning_move: Option<MisereMoveFacts>,
+    /// Whether no heap has a move: the player to move wins by having none
+    /// (and there is no move to report).
+    pub stuck: bool,
+}
+
+/// The winning move under misère play: `take` tokens from a heap,
+/// leaving 0 to 2 heaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisereMoveFacts {
+    /// 0-based heap index.
+    pub heap: u64,
+    /// 0-based offset of the heap's first byte.
+    pub offset: u64,
+    /// 1-based line of that byte (text formats only).
+    pub line: Option<u64>,
+    /// The heap's value.
+    pub from: Number,
+    /// The tokens taken.
+    pub take: u64,
+    /// The non-empty heaps left, the smaller first.
+    pub leave: Vec<Number>,
+    /// The name of the sum's product after the move.
+    pub to_product: String,
+}
+
 /// What the analysis cost, measured (the report's `stats`).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
@@ -126,6 +169,15 @@ pub struct Stats {
     /// no longer than this need no extra passes, which is always the case
     /// for unary and raw arrays (at most 64 bits a heap).
     pub window_bits: u64,
+}
+
+impl Stats {
+    /// Counts a pass.
+    pub(crate) fn count_pass<F>(&mut self, folded: &Folded<F>) {
+        self.passes += 1;
+        self.bytes_scanned += folded.bytes_read;
+        self.threads = self.threads.max(folded.ranges as u64);
+    }
 }
 
 /// Everything an analysis found (SPEC sections 1 and 3).
@@ -147,7 +199,7 @@ pub struct Facts {
     /// Nim).
     pub game: Option<GameFacts>,
     /// What a game other than Nim found under misère play.
-    pub misere: Option<super::misere::MisereFacts>,
+    pub misere: Option<MisereFacts>,
     /// What it cost.
     pub stats: Stats,
 }

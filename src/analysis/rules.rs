@@ -1,9 +1,15 @@
 //! The rules of SPEC section 1: who wins and which move wins, given the
-//! survey counts and whether the nim-sum is zero.
+//! survey counts and the nim-sum's msb.
 //!
 //! Nothing here touches heap values: the accumulator computes the nim-sum and
-//! the passes find heaps; this module only decides what to look for.
+//! the passes find heaps; this module only decides what to look for. It is
+//! the one place the move is chosen ([`choose_move`]): a whole analysis
+//! (`analysis/nim/run.rs`), the merge of sharded runs
+//! (`sharded/whole_file.rs`) and a live position (`updates/moves.rs`) each
+//! say how they find the heap it names ([`MoveFinder`]), and take the
+//! count of the heaps that admit a winning move from here.
 
+use crate::error::Error;
 use std::fmt;
 
 /// The play convention.
@@ -62,7 +68,7 @@ pub struct Counts {
 
 /// Which heap the winning move is played on, and how its target is found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MovePlan {
+enum MovePlan {
     /// No winning move: the position is lost, or no heap is non-zero.
     None,
     /// The lowest-index heap whose bit `msb` is set goes to `x ⊕ g`.
@@ -96,7 +102,7 @@ pub fn winner(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> Player {
 }
 
 /// The deterministic winning move of SPEC section 1.
-pub fn move_plan(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> MovePlan {
+fn move_plan(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> MovePlan {
     match (rule, counts.big) {
         (Rule::Normal, _) | (Rule::Misere, 2..) if nim_sum_nonzero => MovePlan::XorMsb,
         (Rule::Normal, _) | (Rule::Misere, 2..) => MovePlan::None,
@@ -111,13 +117,64 @@ pub fn move_plan(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> MovePlan 
 
 /// How many heaps admit a winning move; `msb_holders` is the number of heaps
 /// whose bit `msb` is set (only consulted for [`MovePlan::XorMsb`]).
-pub fn winning_moves(plan: MovePlan, counts: Counts, msb_holders: u64) -> u64 {
+fn winning_moves(plan: MovePlan, counts: Counts, msb_holders: u64) -> u64 {
     match plan {
         MovePlan::None => 0,
         MovePlan::XorMsb => msb_holders,
         MovePlan::SingleBig { .. } => 1,
         MovePlan::TakeOne => counts.ones,
     }
+}
+
+/// Whether the winning move is played on the first heap holding the
+/// nim-sum's msb (then x → x ⊕ g), whose holders a caller must find: when
+/// the nim-sum is not 0 (`nim_sum_nonzero`) under normal play, or under
+/// misère play with two heaps ≥ 2 or more.
+pub fn moves_on_msb_holder(rule: Rule, counts: Counts, nim_sum_nonzero: bool) -> bool {
+    move_plan(rule, counts, nim_sum_nonzero) == MovePlan::XorMsb
+}
+
+/// How a caller finds the heap the winning move is played on: the rules
+/// say which heap ([`choose_move`]), the caller where it is and what the
+/// move on it is.
+pub trait MoveFinder {
+    /// The move, as the caller builds it.
+    type Move;
+
+    /// The move x → x ⊕ g on the first heap holding bit `msb` of the
+    /// nim-sum g, and how many heaps hold that bit.
+    fn on_msb_holder(&mut self, msb: u64) -> Result<(u64, Self::Move), Error>;
+
+    /// The move that leaves `target` (0 or 1) on the first heap ≥ 2, the
+    /// only one (misère play).
+    fn on_first_big(&mut self, target: u64) -> Result<Self::Move, Error>;
+
+    /// The move that empties the first heap equal to 1 (misère play, only
+    /// 1-heaps, an even number of them).
+    fn on_first_one(&mut self) -> Result<Self::Move, Error>;
+}
+
+/// The deterministic winning move of SPEC section 1 under `rule`, from the
+/// counts and the nim-sum's msb (`None` for 0), found by `finder`; and how
+/// many heaps admit a winning move.
+pub fn choose_move<F: MoveFinder>(
+    rule: Rule,
+    counts: Counts,
+    msb: Option<u64>,
+    finder: &mut F,
+) -> Result<(u64, Option<F::Move>), Error> {
+    let plan = move_plan(rule, counts, msb.is_some());
+    let (msb_holders, found) = match plan {
+        MovePlan::None => (0, None),
+        MovePlan::XorMsb => {
+            let msb = msb.expect("the plan moves on the msb of a non-zero nim-sum");
+            let (holders, found) = finder.on_msb_holder(msb)?;
+            (holders, Some(found))
+        }
+        MovePlan::SingleBig { target } => (0, Some(finder.on_first_big(target)?)),
+        MovePlan::TakeOne => (0, Some(finder.on_first_one()?)),
+    };
+    Ok((winning_moves(plan, counts, msb_holders), found))
 }
 
 #[cfg(test)]

@@ -6,8 +6,10 @@
 //! when it cannot finish alone.
 
 use super::budget::{Plan, Shape};
-use super::run::analyze_under;
-use super::{Facts, MemoryBudget, Options, Rule};
+use super::entry::analyze;
+use super::facts::Facts;
+use super::nim::run::analyze_under;
+use super::{MemoryBudget, Options, Rule};
 use crate::error::Error;
 use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
@@ -373,7 +375,7 @@ fn small_budgets_take_the_windowed_passes_on_one_thread() {
         ..Options::default()
     };
     let mut input = Input::open(file.path(), "t", true).unwrap();
-    let facts = super::analyze(&mut input, Format::Bits, &options).unwrap();
+    let facts = analyze(&mut input, Format::Bits, &options).unwrap();
     // The survey holds the whole nim-sum; the first-holder search.
     assert_eq!((facts.stats.passes, facts.stats.threads), (2, 1));
 }
@@ -435,11 +437,11 @@ fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() 
                 0 | 1 => {
                     let file = file_of(data);
                     let mut input = Input::open(file.path(), "t", how == 0).unwrap();
-                    super::analyze(&mut input, format, &options)
+                    analyze(&mut input, format, &options)
                 }
                 _ => {
                     let mut input = Input::stream(Box::new(data), "t");
-                    super::analyze(&mut input, format, &options)
+                    analyze(&mut input, format, &options)
                 }
             };
             without_offsets(report_of(facts.unwrap(), data, format, &options))
@@ -467,9 +469,7 @@ fn a_pass_that_stops_at_the_first_holder_counts_only_what_it_read() {
     };
     let file = file_of(&data);
     let mut input = Input::open(file.path(), "t", true).unwrap();
-    let stats = super::analyze(&mut input, Format::Dec, &options)
-        .unwrap()
-        .stats;
+    let stats = analyze(&mut input, Format::Dec, &options).unwrap().stats;
     let size = data.len() as u64;
     assert_eq!(stats.passes, 2);
     assert!(

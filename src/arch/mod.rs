@@ -28,6 +28,8 @@
 //! * [`short_tokens`]: the short tokens of the text formats parsed 64
 //!   bytes at a time into heaps and their offsets (AVX2; AVX-512 with
 //!   VBMI2).
+//! * `prefetch`: cache lines fetched ahead of their use (SSE, on every
+//!   x86-64 CPU; nothing elsewhere).
 //!
 //! # Dispatch
 //!
@@ -70,6 +72,7 @@ pub mod digits;
 pub mod grundy_pairs;
 pub mod grundy_words;
 pub mod hex_pack;
+pub(crate) mod prefetch;
 pub mod raw_sums;
 pub mod short_tokens;
 pub mod token_end;

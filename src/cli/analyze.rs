@@ -4,20 +4,20 @@
 use super::compressed;
 use super::names::{check_output_name, Content};
 use super::progress::AnalysisProgress;
+use crate::error::Error;
+use crate::games::Game;
+use crate::report::human;
+use crate::sharded;
+use crate::{analyze_path, MemoryBudget, Options, DEFAULT_MAX_VALUES};
+use crate::{Format, Rule};
 use clap::Args;
-use nimstream::error::Error;
-use nimstream::games::Game;
-use nimstream::report::human;
-use nimstream::sharded;
-use nimstream::{analyze_path, MemoryBudget, Options, DEFAULT_MAX_VALUES};
-use nimstream::{Format, Rule};
 use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
 
 /// Options of `analyze`.
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
+pub(crate) struct AnalyzeArgs {
     /// The instance to analyze (`-` for standard input).
     pub file: PathBuf,
     /// Input format: auto, bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
@@ -69,7 +69,7 @@ pub struct AnalyzeArgs {
 
 /// `--format`: a format, or detection.
 #[derive(Clone, Copy, Debug)]
-pub struct FormatChoice(pub Option<Format>);
+pub(crate) struct FormatChoice(pub Option<Format>);
 
 /// Parses `--format`: `auto` or a format name.
 pub(super) fn parse_format_choice(text: &str) -> Result<FormatChoice, String> {
@@ -102,7 +102,7 @@ fn parse_range(text: &str) -> Result<Range<u64>, String> {
 }
 
 /// Runs `analyze` and prints the report.
-pub fn run(args: AnalyzeArgs) -> Result<(), Error> {
+pub(crate) fn run(args: AnalyzeArgs) -> Result<(), Error> {
     for (flag, path) in [
         ("--nim-sum-out", &args.nim_sum_out),
         ("--move-out", &args.move_out),

@@ -1,21 +1,21 @@
 //! `nimstream complexity`: measure how time and working memory grow with
 //! the input, and write the table and the plots.
 
-use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
-use nimstream::error::Error;
-use nimstream::workbench::complexity::{
+use crate::error::Error;
+use crate::workbench::complexity::{
     measure, render_csv, render_svg, ComplexityOptions, Exponents, Measurement,
 };
-use nimstream::workbench::gen::BitRange;
-use nimstream::Format;
-use nimstream::MemoryBudget;
+use crate::workbench::gen::BitRange;
+use crate::Format;
+use crate::MemoryBudget;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Options of `complexity`.
 #[derive(Debug, Args)]
-pub struct ComplexityArgs {
+pub(crate) struct ComplexityArgs {
     /// Instance sizes, in order: bytes with optional KiB, MiB or GiB
     /// suffixes, separated by commas.
     #[arg(long, value_name = "SIZES", value_delimiter = ',', default_value = "1MiB,4MiB,16MiB", value_parser = parse_positive_size)]
@@ -53,7 +53,7 @@ fn parse_memory(text: &str) -> Result<MemoryBudget, String> {
 
 /// Runs `complexity`: measures each size, writes the CSV and the SVG, and
 /// prints the table and the growth exponents.
-pub fn run(args: ComplexityArgs) -> Result<(), Error> {
+pub(crate) fn run(args: ComplexityArgs) -> Result<(), Error> {
     let shown_out = args.out.display().to_string();
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(shown_out.as_str(), e))?;
     let analyzer = std::env::current_exe().map_err(|e| Error::io("<current executable>", e))?;

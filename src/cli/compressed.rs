@@ -5,8 +5,8 @@
 //! bytes as heaps, without a word), and named in the error when only its
 //! first bytes say so (`r.hex` holding gzip data fails at offset 0).
 
-use nimstream::error::Error;
-use nimstream::Format;
+use crate::error::Error;
+use crate::Format;
 use std::io::Read;
 use std::path::Path;
 
@@ -75,7 +75,7 @@ fn hint(path: &Path, compressor: &Compressor, command: &str, format: Option<Form
 
 /// Refuses (exit 2) a file named as compressed whose first bytes agree,
 /// before `command` reads it.
-pub fn refuse(path: &Path, command: &str, format: Option<Format>) -> Result<(), Error> {
+pub(crate) fn refuse(path: &Path, command: &str, format: Option<Format>) -> Result<(), Error> {
     let named = path.extension().and_then(|e| e.to_str()).and_then(|e| {
         COMPRESSORS
             .iter()
@@ -96,7 +96,7 @@ pub fn refuse(path: &Path, command: &str, format: Option<Format>) -> Result<(), 
 
 /// `error`, with the hint when the file at `path` (not standard input)
 /// is compressed.
-pub fn explained(error: Error, path: &Path, command: &str, format: Option<Format>) -> Error {
+pub(crate) fn explained(error: Error, path: &Path, command: &str, format: Option<Format>) -> Error {
     let Some(compressor) = (path.as_os_str() != "-")
         .then(|| compressor_of(path))
         .flatten()

@@ -3,16 +3,16 @@
 use super::analyze::{parse_format_choice, FormatChoice};
 use super::compressed;
 use super::names::output_format;
+use crate::error::Error;
+use crate::output::AtomicFile;
+use crate::workbench::convert::{check_bytes, convert, Input};
+use crate::Format;
 use clap::Args;
-use nimstream::error::Error;
-use nimstream::output::AtomicFile;
-use nimstream::workbench::convert::{check_bytes, convert, Input};
-use nimstream::Format;
 use std::path::PathBuf;
 
 /// Options of `convert`.
 #[derive(Debug, Args)]
-pub struct ConvertArgs {
+pub(crate) struct ConvertArgs {
     /// The instance to convert (`-` for standard input).
     pub input: PathBuf,
     /// Input format: auto, bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb (`--from` is an alias).
@@ -28,7 +28,7 @@ pub struct ConvertArgs {
 
 /// Runs `convert`. Standard output receives nothing unless the whole input
 /// converts: it is checked first (a file output appears only when complete).
-pub fn run(args: ConvertArgs) -> Result<(), Error> {
+pub(crate) fn run(args: ConvertArgs) -> Result<(), Error> {
     let to = output_format(args.to, "--to", &args.output)?;
     let from = args.format.0;
     compressed::refuse(&args.input, "convert", from)?;

@@ -2,19 +2,19 @@
 //! standard error.
 
 use super::names::output_format;
+use crate::error::Error;
+use crate::output::AtomicFile;
+use crate::parse_byte_size;
+use crate::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
+use crate::Format;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use nimstream::error::Error;
-use nimstream::output::AtomicFile;
-use nimstream::parse_byte_size;
-use nimstream::workbench::gen::{generate, Amount, BitRange, GenOptions, Kind, Summary};
-use nimstream::Format;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Options of `gen`.
 #[derive(Debug, Args)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Output format: bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb
     /// (default: the one the output's extension names).
     #[arg(short, long, value_parser = super::parse_format)]
@@ -44,7 +44,7 @@ pub struct GenArgs {
 /// `--heaps N` or `--size BYTES`, exactly one.
 #[derive(Debug, Args)]
 #[group(required = true, multiple = false)]
-pub struct AmountArgs {
+pub(crate) struct AmountArgs {
     /// Number of heaps (the balancing heap of p-position included).
     #[arg(long, value_name = "N")]
     pub heaps: Option<u64>,
@@ -81,7 +81,7 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// Runs `gen`: writes the instance, then the summary on standard error.
-pub fn run(args: GenArgs) -> Result<(), Error> {
+pub(crate) fn run(args: GenArgs) -> Result<(), Error> {
     let format = output_format(args.format, "--format", &args.output)?;
     let options = GenOptions {
         format,

@@ -1,16 +1,16 @@
 //! `nimstream graph FILE`: tokens on a game graph, cycles included.
 
 use super::names::{check_output_name, Content};
+use crate::error::Error;
+use crate::graph::{analyze_graph_path, render_human, GraphOptions};
+use crate::Format;
 use clap::Args;
-use nimstream::error::Error;
-use nimstream::graph::{analyze_graph_path, render_human, GraphOptions};
-use nimstream::Format;
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Options of `graph`.
 #[derive(Debug, Args)]
-pub struct GraphArgs {
+pub(crate) struct GraphArgs {
     /// The graph: `n m`, m edges `u v`, `k`, k start nodes (`-` for standard input).
     pub file: PathBuf,
     /// Print the report as one JSON object.
@@ -22,7 +22,7 @@ pub struct GraphArgs {
 }
 
 /// Runs `graph` and prints the report.
-pub fn run(args: GraphArgs) -> Result<(), Error> {
+pub(crate) fn run(args: GraphArgs) -> Result<(), Error> {
     if let Some(path) = &args.values_out {
         check_output_name("--values-out", path, Content::Instance(Format::Dec))?;
     }

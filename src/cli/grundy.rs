@@ -3,19 +3,19 @@
 //! checkpoints and a progress bar.
 
 use super::names::{check_output_name, Content};
-use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nimstream::error::Error;
-use nimstream::games::misere::{Quotient, DEFAULT_MAX_HEAP};
-use nimstream::games::stream::{
+use crate::error::Error;
+use crate::games::misere::{Quotient, DEFAULT_MAX_HEAP};
+use crate::games::stream::{
     Control, Limits, OutputPaths, Outputs, Settings, Status, Streamer, MAX_VALUES,
 };
-use nimstream::games::Game;
-use nimstream::workbench::grundy::Table;
-use nimstream::workbench::grundy_misere;
-use nimstream::Format;
-use nimstream::Rule;
-use nimstream::DEFAULT_MAX_VALUES;
+use crate::games::Game;
+use crate::workbench::grundy::Table;
+use crate::workbench::grundy_misere;
+use crate::Format;
+use crate::Rule;
+use crate::DEFAULT_MAX_VALUES;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,7 +28,7 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(5 * 60);
 
 /// Options of `grundy`.
 #[derive(Debug, Args)]
-pub struct GrundyArgs {
+pub(crate) struct GrundyArgs {
     /// The game: nim, sub:S (e.g. sub:1,3,4), octal:D (e.g. octal:0.16), kayles, dawsons-kayles, dawsons-chess, grundys-game.
     #[arg(value_parser = super::parse_game)]
     pub game: Game,
@@ -80,7 +80,7 @@ pub struct GrundyArgs {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs `grundy`.
-pub fn run(args: GrundyArgs) -> Result<(), Error> {
+pub(crate) fn run(args: GrundyArgs) -> Result<(), Error> {
     let values_out = args.values_out.as_ref().map(|path| {
         let format = match Format::from_path(path) {
             Some(Format::U16le) => Format::U16le,

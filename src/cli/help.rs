@@ -3,10 +3,10 @@
 //! them as their EXAMPLES and EXIT STATUS sections, each line kept.
 
 /// A command line and what it shows.
-pub type Example = (&'static str, &'static str);
+pub(crate) type Example = (&'static str, &'static str);
 
 /// An exit status and when a command ends with it.
-pub type Status = (u8, &'static str);
+pub(crate) type Status = (u8, &'static str);
 
 /// The statuses every command shares.
 const SUCCESS: Status = (0, "success");
@@ -20,7 +20,7 @@ const BAD_USAGE: Status = (
 );
 
 /// What `--help` and the manual page of one command end with.
-pub struct Help {
+pub(crate) struct Help {
     /// Command lines, each with what it shows.
     pub examples: &'static [Example],
     /// The exit statuses, in order.
@@ -28,7 +28,7 @@ pub struct Help {
 }
 
 /// The help of `command` (`nimstream` for the top level).
-pub fn of(command: &str) -> Help {
+pub(crate) fn of(command: &str) -> Help {
     let common: &'static [Status] = &[SUCCESS, BAD_INPUT, BAD_USAGE];
     let (examples, statuses): (&'static [Example], &'static [Status]) = match command {
         "nimstream" => (TOP, &[SUCCESS, BAD_INPUT, BAD_USAGE, NOT_A_REPORT]),
@@ -56,7 +56,7 @@ pub fn of(command: &str) -> Help {
 }
 
 /// `--help`'s text after the options.
-pub fn after_help(command: &str) -> String {
+pub(crate) fn after_help(command: &str) -> String {
     let help = of(command);
     let width = help.examples.iter().map(|(line, _)| line.len()).max();
     let mut text = "Examples:\n".to_string();

@@ -6,17 +6,17 @@
 
 use super::analyze::parse_memory;
 use super::Finished;
+use crate::error::Error;
+use crate::report::human;
+use crate::sharded::{self, Outcome, Partial};
+use crate::{MemoryBudget, Options};
 use clap::Args;
-use nimstream::error::Error;
-use nimstream::report::human;
-use nimstream::sharded::{self, Outcome, Partial};
-use nimstream::{MemoryBudget, Options};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Options of `merge`.
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// Partials printed by `analyze --range … --partial` (files, or `-` for standard input), one a line, in any order.
     #[arg(required = true, value_name = "PARTIAL")]
     pub partials: Vec<PathBuf>,
@@ -37,7 +37,7 @@ pub struct MergeArgs {
 /// Runs `merge` and prints what it gives: the report; or a partial (of
 /// part of the file, or the plan of the second phase) and, on standard
 /// error, a line that says which, ending in [`Finished::NotAReport`].
-pub fn run(args: MergeArgs) -> Result<Finished, Error> {
+pub(crate) fn run(args: MergeArgs) -> Result<Finished, Error> {
     let mut partials = Vec::new();
     for path in &args.partials {
         partials.extend(sharded::read_partials(path)?);

@@ -1,7 +1,10 @@
 //! The command line: clap definitions and the glue to the library, one file
-//! per command. Nothing here computes; it parses, calls, and prints. It is
-//! part of the binary, not of the library: it reaches the library through
-//! `nimstream::…` paths, as any other program would.
+//! per command. Nothing here computes; it parses, calls, and prints.
+//!
+//! It lives in the library, behind a hidden door ([`main`], all the binary
+//! calls), so that what only the commands use (the workbench's games,
+//! checks and plots, the human renderings, the progress line) stays
+//! `pub(crate)` and the public API is what a library user needs.
 
 mod analyze;
 mod complexity;
@@ -19,15 +22,18 @@ mod shell;
 mod updates;
 mod verify;
 
+use crate::arch::simd_cap_from_env;
+use crate::error::Error;
+use crate::games::Game;
+use crate::output::remove_partial_outputs_on_interrupt;
+use crate::{Format, Rule};
 use clap::{Parser, Subcommand};
-use nimstream::error::Error;
-use nimstream::games::Game;
-use nimstream::{Format, Rule};
+use std::process::ExitCode;
 
 /// Decide and solve Nim on instances of any size, streaming, in bounded memory.
 #[derive(Debug, Parser)]
 #[command(name = "nimstream", version, about, long_about = None, after_help = help::after_help("nimstream"))]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -35,7 +41,7 @@ pub struct Cli {
 
 /// The commands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Analyze an instance: who wins, the nim-sum, and a winning move.
     #[command(after_help = help::after_help("analyze"))]
     Analyze(analyze::AnalyzeArgs),
@@ -76,7 +82,7 @@ pub enum Command {
 
 /// How a command that did not fail ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Finished {
+pub(crate) enum Finished {
     /// It did what was asked (exit status 0).
     Done,
     /// `merge` printed a partial (part of the file, or the plan of the
@@ -87,11 +93,33 @@ pub enum Finished {
 
 impl Finished {
     /// The exit status of a merge whose result is not a report.
-    pub const NOT_A_REPORT: u8 = 3;
+    pub(crate) const NOT_A_REPORT: u8 = 3;
+}
+
+/// The `nimstream` binary: parses the command line, runs it, and maps
+/// errors to exit statuses (1 bad input or I/O, 2 usage; 3 a merge whose
+/// result is not a report).
+pub fn main() -> ExitCode {
+    // Ctrl-C must not leave half-written output files behind.
+    remove_partial_outputs_on_interrupt();
+    // Usage errors keep clap's whole message (the tip of a similar name,
+    // the usage line, "For more information, try '--help'"), exit 2.
+    let cli = Cli::parse();
+    // The library ignores an unknown `NIMSTREAM_SIMD`; the binary says so.
+    let checked = simd_cap_from_env().map_err(Error::Usage);
+    match checked.and_then(|_| run(cli)) {
+        Ok(Finished::Done) => ExitCode::SUCCESS,
+        Ok(Finished::NotAReport) => ExitCode::from(Finished::NOT_A_REPORT),
+        Err(error) if error.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_code() as u8)
+        }
+    }
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<Finished, Error> {
+fn run(cli: Cli) -> Result<Finished, Error> {
     let done = match cli.command {
         Command::Merge(args) => return merge::run(args),
         Command::Analyze(args) => analyze::run(args),
@@ -111,7 +139,7 @@ pub fn run(cli: Cli) -> Result<Finished, Error> {
 
 /// The threads `-j N` asks for, or, without it, as many as the machine
 /// runs at once.
-pub fn threads(asked: Option<u64>) -> usize {
+pub(crate) fn threads(asked: Option<u64>) -> usize {
     asked.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |n| n as usize,
@@ -119,21 +147,21 @@ pub fn threads(asked: Option<u64>) -> usize {
 }
 
 /// Parses a format name for `--format`, `--to`.
-pub fn parse_format(text: &str) -> Result<Format, String> {
+pub(crate) fn parse_format(text: &str) -> Result<Format, String> {
     Format::from_name(text).ok_or_else(|| {
         format!("unknown format '{text}': expected bits, hex, dec, unary, u8, u16le, u32le, u64le or nimb")
     })
 }
 
 /// Parses `--rule`.
-pub fn parse_rule(text: &str) -> Result<Rule, String> {
+pub(crate) fn parse_rule(text: &str) -> Result<Rule, String> {
     Rule::from_name(text).ok_or_else(|| format!("unknown rule '{text}': expected normal or misere"))
 }
 
 /// Parses `--game` (and `grundy`'s game).
-pub fn parse_game(text: &str) -> Result<Game, String> {
+pub(crate) fn parse_game(text: &str) -> Result<Game, String> {
     text.parse()
-        .map_err(|e: nimstream::games::GameError| e.to_string())
+        .map_err(|e: crate::games::GameError| e.to_string())
 }
 
 #[cfg(test)]

@@ -4,13 +4,13 @@
 //! then answer for a different instance without a word. Every command that
 //! writes a file checks its name here first (a usage error, exit 2).
 
-use nimstream::error::Error;
-use nimstream::Format;
+use crate::error::Error;
+use crate::Format;
 use std::path::Path;
 
 /// What an output file holds, as its extension names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Content {
+pub(crate) enum Content {
     /// An instance in an input format.
     Instance(Format),
     /// Comma-separated rows.
@@ -53,7 +53,7 @@ impl Content {
 /// Checks that the file `path`, which option `flag` writes with `written`,
 /// is not named for other content. A name whose extension names nothing
 /// (`.txt`, none) is fine.
-pub fn check_output_name(flag: &str, path: &Path, written: Content) -> Result<(), Error> {
+pub(crate) fn check_output_name(flag: &str, path: &Path, written: Content) -> Result<(), Error> {
     match Content::of_path(path) {
         Some(named) if named != written => Err(Error::Usage(format!(
             "{flag} writes {}, but its name {} reads as {}: name it .{} (or give it an \
@@ -71,7 +71,11 @@ pub fn check_output_name(flag: &str, path: &Path, written: Content) -> Result<()
 /// output): `given` (by the option `flag`), else the one the output's
 /// extension names. An extension that names another format than `given`
 /// is refused.
-pub fn output_format(given: Option<Format>, flag: &str, output: &Path) -> Result<Format, Error> {
+pub(crate) fn output_format(
+    given: Option<Format>,
+    flag: &str,
+    output: &Path,
+) -> Result<Format, Error> {
     let stdout = output.as_os_str() == "-";
     let named = (!stdout).then(|| Format::from_path(output)).flatten();
     match (given, named) {

@@ -3,13 +3,13 @@
 
 use super::analyze::{parse_format_choice, FormatChoice};
 use super::progress::MoveProgress;
-use clap::{ArgGroup, Args};
-use nimstream::error::Error;
-use nimstream::workbench::play::{
+use crate::error::Error;
+use crate::workbench::play::{
     parse_heap_list, play_out, read_heaps, stopped_note, summary, Console, Ending, Game, Sides,
     Strategy, Transcript,
 };
-use nimstream::Rule;
+use crate::Rule;
+use clap::{ArgGroup, Args};
 use num_bigint::BigUint;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ use std::path::PathBuf;
 /// Options of `play`.
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("start").required(true).args(["heaps", "file"])))]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The instance to start from (`-` for standard input, with --format).
     pub file: Option<PathBuf>,
     /// The starting heaps, comma-separated, e.g. 3,4,5.
@@ -48,7 +48,7 @@ pub struct PlayArgs {
 
 /// `--heaps`: the starting heaps.
 #[derive(Clone, Debug)]
-pub struct HeapList(pub Vec<BigUint>);
+pub(crate) struct HeapList(pub Vec<BigUint>);
 
 fn parse_heaps(text: &str) -> Result<HeapList, String> {
     parse_heap_list(text).map(HeapList)
@@ -62,7 +62,7 @@ fn parse_strategy(text: &str) -> Result<Strategy, String> {
 
 /// Runs `play`: the moves, then the result, on standard output; a human
 /// side reads standard input and is prompted on standard error.
-pub fn run(args: PlayArgs) -> Result<(), Error> {
+pub(crate) fn run(args: PlayArgs) -> Result<(), Error> {
     let heaps = match (args.heaps, args.file) {
         (Some(list), _) => list.0,
         (None, Some(file)) => read_heaps(&file, args.format.0)?,

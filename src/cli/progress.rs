@@ -1,6 +1,6 @@
 //! The progress bars on standard error: `analyze`'s bytes read and passes,
 //! the rate and the time left, drawn from the library's counters
-//! (`nimstream::input::progress`) by a thread of its own, so that the
+//! (`crate::input::driver::progress`) by a thread of its own, so that the
 //! passes never wait on the terminal; and `play`'s moves made.
 //!
 //! A bar appears only on a terminal, never with `--json`, and only once a
@@ -14,8 +14,8 @@
 //! estimate from its steps takes that first jump for a step made in no
 //! time (it showed "6.33 TiB/s, 0s left").
 
+use crate::input::driver::progress::{progress, Progress};
 use indicatif::{BinaryBytes, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nimstream::input::progress::{progress, Progress};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -69,12 +69,12 @@ impl Drawer {
 
 /// A bar drawn while an analysis runs; [`AnalysisProgress::finish`] clears
 /// it.
-pub struct AnalysisProgress(Drawer);
+pub(crate) struct AnalysisProgress(Drawer);
 
 impl AnalysisProgress {
     /// Starts the bar's thread, unless `json` or standard error is not a
     /// terminal.
-    pub fn start(json: bool) -> AnalysisProgress {
+    pub(crate) fn start(json: bool) -> AnalysisProgress {
         // The counters are the process's: the bar shows what they gain
         // from here on.
         let (base, started) = (progress(), Instant::now());
@@ -84,7 +84,7 @@ impl AnalysisProgress {
     }
 
     /// Stops and clears the bar.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         self.0.finish();
     }
 }
@@ -192,7 +192,7 @@ impl Pace {
 /// The bar of `play`: the moves made, of at most `--max-moves`, and the
 /// time spent; a move may take long (the optimal side analyzes the
 /// whole position), so the bar is drawn by a thread of its own.
-pub struct MoveProgress {
+pub(crate) struct MoveProgress {
     bar: ProgressBar,
     drawer: Drawer,
 }
@@ -200,7 +200,7 @@ pub struct MoveProgress {
 impl MoveProgress {
     /// A bar for a game of at most `max_moves` moves, drawn if `shown`
     /// and standard error is a terminal.
-    pub fn start(max_moves: u64, shown: bool) -> MoveProgress {
+    pub(crate) fn start(max_moves: u64, shown: bool) -> MoveProgress {
         let bar = ProgressBar::with_draw_target(Some(max_moves), ProgressDrawTarget::hidden());
         let template = "{bar:30} {human_pos}/{human_len} moves ({elapsed})";
         bar.set_style(ProgressStyle::with_template(template).expect("a valid progress template"));
@@ -216,12 +216,12 @@ impl MoveProgress {
     }
 
     /// The game has made `moves` moves.
-    pub fn moved(&self, moves: u64) {
+    pub(crate) fn moved(&self, moves: u64) {
         self.bar.set_position(moves);
     }
 
     /// Stops and clears the bar.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         self.drawer.finish();
         self.bar.finish_and_clear();
     }

@@ -3,18 +3,18 @@
 //! parser (clap_complete, clap_mangen), so they never drift from it.
 
 use super::{help, Cli};
+use crate::error::Error;
+use crate::output::AtomicFile;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 use clap_mangen::Man;
-use nimstream::error::Error;
-use nimstream::output::AtomicFile;
 use roff::{bold, roman, Roff};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Options of `completions`.
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell: bash, zsh, fish, powershell or elvish.
     #[arg(value_enum)]
     pub shell: Shell,
@@ -22,7 +22,7 @@ pub struct CompletionsArgs {
 
 /// Options of `man`.
 #[derive(Debug, Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// Write every page (nimstream.1, nimstream-analyze.1, …) into DIR,
     /// made if missing, instead of printing the main page.
     #[arg(long, value_name = "DIR")]
@@ -30,7 +30,7 @@ pub struct ManArgs {
 }
 
 /// Prints the completion script for `args.shell` on standard output.
-pub fn completions(args: CompletionsArgs) -> Result<(), Error> {
+pub(crate) fn completions(args: CompletionsArgs) -> Result<(), Error> {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "nimstream", &mut script);
     write_stdout(&script)
@@ -38,7 +38,7 @@ pub fn completions(args: CompletionsArgs) -> Result<(), Error> {
 
 /// Prints the main manual page, or writes one page per command into a
 /// folder, made if missing.
-pub fn man(args: ManArgs) -> Result<(), Error> {
+pub(crate) fn man(args: ManArgs) -> Result<(), Error> {
     let mut top = Cli::command().disable_help_subcommand(true);
     // Built, every command knows its full name (`nimstream-analyze`).
     top.build();

@@ -2,17 +2,17 @@
 //! (set heap i to x).
 
 use super::analyze::{parse_format_choice, FormatChoice};
+use crate::error::Error;
+use crate::updates::{serve, BadLines, Position, Style, UpdateOptions};
+use crate::Rule;
 use clap::Args;
-use nimstream::error::Error;
-use nimstream::updates::{serve, BadLines, Position, Style, UpdateOptions};
-use nimstream::Rule;
 use std::fs::File;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 /// Options of `updates`.
 #[derive(Debug, Args)]
-pub struct UpdatesArgs {
+pub(crate) struct UpdatesArgs {
     /// The instance (a regular file: the updates come on standard input).
     pub file: PathBuf,
     /// Input format: auto, bits, hex, dec, unary, u8, u16le, u32le, u64le, nimb.
@@ -39,7 +39,7 @@ pub struct UpdatesArgs {
 }
 
 /// Runs `updates`: the position in FILE, then a line per update.
-pub fn run(args: UpdatesArgs) -> Result<(), Error> {
+pub(crate) fn run(args: UpdatesArgs) -> Result<(), Error> {
     let threads = super::threads(args.threads);
     let options = UpdateOptions {
         format: args.format.0,

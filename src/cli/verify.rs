@@ -1,17 +1,17 @@
 //! `nimstream verify`: the analyzer against exhaustive game-tree search, or
 //! (`--table N`) the mex table of x ∘ y against XOR.
 
+use crate::error::Error;
+use crate::games::Game;
+use crate::workbench::verify::{check_rule, MexTable, RuleCheck};
+use crate::workbench::verify_game::check_game_under;
+use crate::Rule;
 use clap::Args;
-use nimstream::error::Error;
-use nimstream::games::Game;
-use nimstream::workbench::verify::{check_rule, MexTable, RuleCheck};
-use nimstream::workbench::verify_game::check_game_under;
-use nimstream::Rule;
 use std::io::Write;
 
 /// Options of `verify`.
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// Check every instance of 0 to K heaps [default: 4, or 3 with --game].
     #[arg(long, value_name = "K", conflicts_with = "table")]
     pub max_heaps: Option<usize>,
@@ -35,7 +35,7 @@ pub struct VerifyArgs {
 
 /// `--rule`: the rules to check, in order.
 #[derive(Clone, Debug)]
-pub struct Rules(pub Vec<Rule>);
+pub(crate) struct Rules(pub Vec<Rule>);
 
 fn parse_rules(text: &str) -> Result<Rules, String> {
     if text.eq_ignore_ascii_case("both") {
@@ -47,7 +47,7 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
 }
 
 /// Runs `verify`: exit status 1 on any disagreement.
-pub fn run(args: VerifyArgs) -> Result<(), Error> {
+pub(crate) fn run(args: VerifyArgs) -> Result<(), Error> {
     match (args.table, &args.game) {
         (Some(size), _) => print_table(size),
         (None, Some(game)) if *game != Game::Nim => check_heap_game(&args, game),
@@ -179,7 +179,7 @@ fn print(text: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nimstream::workbench::verify::Disagreement;
+    use crate::workbench::verify::Disagreement;
 
     #[test]
     fn a_rule_report_lists_each_disagreement_before_its_summary() {

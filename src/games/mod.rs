@@ -24,6 +24,7 @@ pub mod misere;
 mod moves;
 mod period;
 mod rare_common;
+#[doc(hidden)]
 pub mod residue;
 mod sequence;
 pub mod stream;

@@ -56,7 +56,7 @@ pub use streamed::{DigitsResidue, Radix};
 pub use subtraction::{BorrowLimbs, SmallSubtraction};
 
 use crate::arch::digits;
-use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use crate::input::{parse8, HeapValue, PackedDigits};
 use std::convert::Infallible;
 

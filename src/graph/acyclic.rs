@@ -42,6 +42,7 @@
 //! 92,682.
 
 use super::game_graph::Graph;
+use crate::arch::prefetch::prefetch_at;
 use std::collections::HashMap;
 
 /// How far ahead in the queue each read is prefetched: the row offset,
@@ -65,23 +66,6 @@ pub(crate) type DoneSet = Vec<u64>;
 #[inline]
 pub(crate) fn is_done(done: &DoneSet, node: u32) -> bool {
     done[node as usize / 64] >> (node % 64) & 1 != 0
-}
-
-/// Asks the processor to bring `items[index]` into cache; nothing else
-/// happens, whatever `index` is.
-#[inline(always)]
-fn prefetch<T>(items: &[T], index: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let address = items.as_ptr().wrapping_add(index).cast::<i8>();
-        // SAFETY: a prefetch is a hint: it reads nothing the program can
-        // observe and never faults, whatever the address (which
-        // `wrapping_add` computes without dereferencing).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(address) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (items, index);
 }
 
 /// The values after the pass: the Grundy value of each node that reaches
@@ -151,14 +135,14 @@ fn value_of(state: u64, larger: impl FnOnce() -> Option<Vec<u32>>) -> u32 {
 fn prefetch_ahead(graph: &Graph, states: &[u64], queue: &[u32], head: usize) {
     let reverse = graph.reverse();
     if let Some(&node) = queue.get(head + OFFSETS_AHEAD) {
-        prefetch(&reverse.offsets, node as usize);
+        prefetch_at(&reverse.offsets, node as usize);
     }
     if let Some(&node) = queue.get(head + ROWS_AHEAD) {
-        prefetch(&reverse.items, reverse.offsets[node as usize] as usize);
+        prefetch_at(&reverse.items, reverse.offsets[node as usize] as usize);
     }
     if let Some(&node) = queue.get(head + STATES_AHEAD) {
         for &before in graph.predecessors(node) {
-            prefetch(states, before as usize);
+            prefetch_at(states, before as usize);
         }
     }
 }

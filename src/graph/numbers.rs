@@ -27,7 +27,7 @@
 
 use crate::arch::token_end::Digits;
 use crate::error::ParseError;
-use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 use crate::input::{is_space, parse8, parse_prefix, POWERS_OF_TEN};
 
 /// What a byte that is neither a digit nor whitespace is reported as

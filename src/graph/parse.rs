@@ -23,7 +23,7 @@ use super::layout::EdgeList;
 use super::numbers::{Number, Numbers};
 use super::Graph;
 use crate::error::ParseError;
-use crate::input::page_release::PageReleaser;
+use crate::input::source::page_release::PageReleaser;
 
 /// The most tokens a file may name, as many as edges: a sum of more
 /// tokens would not fit in memory anyway.

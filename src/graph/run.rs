@@ -12,8 +12,8 @@
 use super::parse::{read_graph, GraphText, ReadFailure};
 use super::report::{GraphInput, GraphReport, GraphStats};
 use crate::error::Error;
-use crate::input::page_release::PageReleaser;
-use crate::input::source::{Input, InputBytes};
+use crate::input::source::page_release::PageReleaser;
+use crate::input::source::Input;
 use crate::input::Format;
 use crate::output::AtomicFile;
 use crate::working_memory::MemoryMeter;
@@ -43,16 +43,13 @@ pub fn analyze_graph_path(path: &Path, options: &GraphOptions) -> Result<GraphRe
     let started = Instant::now();
     let meter = MemoryMeter::start();
     let name = path.display().to_string();
-    let input = Input::open(path, &name, true)?;
-    let bytes = input.size();
-    let (text, bytes) = match input.bytes() {
-        InputBytes::File(file) => match file.map() {
-            Some(map) => (read(&input, map.map(), map.pages())?, bytes),
-            None => read_in_memory(input)?,
-        },
-        _ => read_in_memory(input)?,
-    };
-    finish(text, name, bytes.unwrap_or(0), options, started, meter)
+    let input = Input::open(path, &name, true)?.held_in_place()?;
+    let place = input.in_place().expect("held in place");
+    let (bytes, text) = (
+        place.bytes.len() as u64,
+        read(&input, place.bytes, place.pages)?,
+    );
+    finish(text, name, bytes, options, started, meter)
 }
 
 /// Reads, solves and decides a graph file held in memory; `name` stands
@@ -84,17 +81,6 @@ pub fn analyze_graph_bytes(
         started,
         meter,
     )
-}
-
-/// Reads what cannot be mapped into memory first; gives the graph and
-/// the size read.
-fn read_in_memory(input: Input<'_>) -> Result<(GraphText, Option<u64>), Error> {
-    let input = input.into_memory()?;
-    let InputBytes::Memory(bytes) = input.bytes() else {
-        unreachable!("into_memory gives bytes in memory");
-    };
-    let text = read(&input, bytes, PageReleaser::NONE)?;
-    Ok((text, Some(bytes.len() as u64)))
 }
 
 /// Reads the graph in `data`, the bytes of `input`; an error names its

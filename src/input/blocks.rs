@@ -1,54 +1,249 @@
-//! The block path the token formats share: a scanner's short tokens
-//! parsed a run of 64-byte blocks at a time into a [`WordBuffer`] by the
-//! kernels of [`short_tokens`](crate::arch::short_tokens), the best build
-//! the CPU allows, and what the scanner's general path takes over where a
-//! run stops.
+//! Blocks of heaps that the driver hands a fold whole, so that the fold
+//! counts them with loops the compiler vectorises instead of taking each
+//! heap between two parses:
 //!
-//! A run stops before the first token it does not take: one near the end
-//! of the slice, one whose block holds a byte that is neither a digit nor
-//! whitespace (the general path finds the error where it always did), or
-//! one longer than a block takes, which goes to the long-token paths. For
-//! that last (and a `unary` line a run stopped in), the run says how far
-//! its digits are already checked ([`Resume`]), so that the general path
-//! does not read them again.
+//! - [`RawBlock`]: whole elements of a raw array, where they lie;
+//! - [`WordBlock`]: short heaps a text scanner parsed ahead into a
+//!   [`WordBuffer`] (`formats/block_path.rs`, with the kernels of
+//!   [`short_tokens`](crate::arch::short_tokens)), in a loop that does
+//!   nothing else. Each of the two limbs of the heaps is kept as
+//!   little-endian bytes, a raw array of `u64le` ([`WordBlock::limb`]), so
+//!   that a fold counts it with the loops of raw arrays.
 
-use super::WordBuffer;
-use crate::arch::short_tokens::{ShortKernel, Syntax};
+use super::heap::{Heap, HeapPos, HeapValue};
+use crate::arch::columns::element;
+use crate::arch::short_tokens::ShortHeaps;
 
-/// Where the general path takes over from a run of blocks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Resume {
-    /// The token that stopped the run by its length, or the line it
-    /// stopped in: its first digit, and the end of the bytes already
-    /// checked to be its digits.
-    long: Option<(usize, usize)>,
+/// Where a scanner parses a block of heaps of at most 128 bits: the
+/// buffer the block kernels write ([`ShortHeaps`]), with room past
+/// [`WORDS_PER_BLOCK`] heaps for a run's last 64-byte block.
+#[derive(Default)]
+pub struct WordBuffer {
+    heaps: ShortHeaps,
 }
 
-impl Resume {
-    /// Where the digits of the token whose first digit is at `start` are
-    /// still to be checked: past those the run checked, if that token
-    /// stopped it, else from `start`. Forgets the run: it speaks only of
-    /// the token right after it.
+/// Heaps per block: a scanner stops parsing once it holds this many (see
+/// [`SHORT_HEAPS`](crate::arch::short_tokens::SHORT_HEAPS)).
+pub const WORDS_PER_BLOCK: usize = crate::arch::short_tokens::SHORT_HEAPS;
+
+impl WordBuffer {
+    /// Whether it holds [`WORDS_PER_BLOCK`] heaps or more.
     #[inline(always)]
-    pub(super) fn unchecked_from(&mut self, start: usize) -> usize {
-        match self.long.take() {
-            Some((first, checked)) if first == start => checked,
-            _ => start,
+    pub fn is_full(&self) -> bool {
+        self.heaps.is_full()
+    }
+
+    /// Whether it holds no heap.
+    pub fn is_empty(&self) -> bool {
+        self.heaps.is_empty()
+    }
+
+    /// The number of heaps held.
+    pub fn len(&self) -> usize {
+        self.heaps.len()
+    }
+
+    /// Appends the heap `value` whose first byte is at `offset`; the
+    /// buffer must not be full.
+    #[inline(always)]
+    pub fn push(&mut self, offset: u64, value: u128) {
+        self.heaps.push(offset, value);
+    }
+
+    /// The buffer the block kernels write.
+    pub(crate) fn heaps_mut(&mut self) -> &mut ShortHeaps {
+        &mut self.heaps
+    }
+
+    /// The heaps held, the first being the `index`-th of its range.
+    pub fn block(&self, index: u64) -> WordBlock<'_> {
+        WordBlock {
+            limbs: [self.heaps.limb(0), self.heaps.limb(1)],
+            offsets: self.heaps.offsets(),
+            high_or: self.heaps.high_or(),
+            index,
+        }
+    }
+
+    /// Empties the buffer.
+    pub fn clear(&mut self) {
+        self.heaps.clear();
+    }
+}
+
+/// Consecutive heaps of at most 128 bits of one range, parsed ahead.
+#[derive(Clone, Copy, Debug)]
+pub struct WordBlock<'b> {
+    /// Bits 0-63, then bits 64-127, of each heap, little-endian.
+    limbs: [&'b [u8]; 2],
+    /// Each heap's first byte.
+    pub offsets: &'b [u64],
+    /// The OR of the heaps' bits 64-127.
+    pub high_or: u64,
+    /// The index of the first heap in its range.
+    pub index: u64,
+}
+
+impl WordBlock<'_> {
+    /// The number of heaps.
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether the block holds no heap.
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// Heap `i`'s value.
+    #[inline]
+    pub fn value(&self, i: usize) -> u128 {
+        let [low, high] = self.limbs.map(|limb| {
+            u128::from(u64::from_le_bytes(
+                limb[8 * i..8 * i + 8].try_into().expect("8 bytes"),
+            ))
+        });
+        high << 64 | low
+    }
+
+    /// The XOR of the heaps.
+    pub fn xor(&self) -> u128 {
+        let [low, high] = self.limbs.map(|limb| {
+            let words = limb.chunks_exact(8);
+            let xor = words.fold(0, |x, w| {
+                x ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))
+            });
+            u128::from(xor)
+        });
+        high << 64 | low
+    }
+
+    /// Where heap `i` is.
+    pub fn position(&self, i: usize) -> HeapPos {
+        HeapPos {
+            index: self.index + i as u64,
+            offset: self.offsets[i],
+        }
+    }
+
+    /// Where the first heap whose low limb `wanted` holds for is (the
+    /// first heap `wanted` holds for, in a block that fits in 64 bits).
+    pub fn first_low(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
+        let low = self.limbs[0].chunks_exact(8);
+        let mut found = low.map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        found.position(wanted).map(|i| self.position(i))
+    }
+
+    /// Heap `i` as a heap.
+    pub fn heap(&self, i: usize) -> Heap<'static> {
+        Heap {
+            offset: self.offsets[i],
+            value: HeapValue::Word(self.value(i)),
+        }
+    }
+
+    /// Limb `j` of every heap (bits `64·j ..`) as a block of a `u64le`
+    /// array, whose element `i` is heap `i`'s (the array's offsets are not
+    /// the heaps'); `None` past the second limb, which is 0 in every heap.
+    pub fn limb(&self, j: u64) -> Option<RawBlock<'_>> {
+        let bytes = *self.limbs.get(usize::try_from(j).ok()?)?;
+        Some(RawBlock {
+            bytes,
+            width: 8,
+            index: self.index,
+            base: 0,
+        })
+    }
+}
+
+/// Whole elements of a raw array, where they lie: what the driver hands a
+/// fold in one piece, so that it may count them with one loop.
+#[derive(Clone, Copy, Debug)]
+pub struct RawBlock<'a> {
+    /// The elements' bytes.
+    pub bytes: &'a [u8],
+    /// Bytes per element.
+    pub width: usize,
+    /// The index of the first element in its range.
+    pub index: u64,
+    /// The offset of the first element.
+    pub base: u64,
+}
+
+impl RawBlock<'_> {
+    /// The number of elements.
+    pub fn len(&self) -> u64 {
+        (self.bytes.len() / self.width) as u64
+    }
+
+    /// The elements as numbers.
+    pub fn elements(&self) -> impl Iterator<Item = u64> + '_ {
+        self.bytes.chunks_exact(self.width).map(element)
+    }
+
+    /// Where element `i` is.
+    pub fn position(&self, i: usize) -> HeapPos {
+        HeapPos {
+            index: self.index + i as u64,
+            offset: self.base + (i * self.width) as u64,
+        }
+    }
+
+    /// Where the first element for which `wanted` holds is.
+    pub fn first(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
+        self.elements().position(wanted).map(|i| self.position(i))
+    }
+
+    /// Element `i` as a heap.
+    pub fn heap(&self, i: usize, value: u64) -> Heap<'static> {
+        Heap {
+            offset: self.base + (i * self.width) as u64,
+            value: HeapValue::Word(u128::from(value)),
         }
     }
 }
 
-/// Parses the short tokens of `data` (first byte at offset `base`) from
-/// `pos`, which is not inside a token, into `words` in `syntax`; returns
-/// where the scanner goes on and what it may skip there.
-#[inline]
-pub(super) fn fill(
-    syntax: Syntax,
-    data: &[u8],
-    pos: usize,
-    base: u64,
-    words: &mut WordBuffer,
-) -> (usize, Resume) {
-    let stopped = ShortKernel::best().fill(syntax, data, pos, base, words.heaps_mut());
-    (stopped.at, Resume { long: stopped.long })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_buffer_gives_back_its_heaps_and_knows_when_they_fit_a_limb() {
+        let mut buffer = WordBuffer::default();
+        let values: Vec<u128> = (0..WORDS_PER_BLOCK as u128).map(|i| i * i * 977).collect();
+        for (i, &v) in values.iter().enumerate() {
+            assert!(!buffer.is_full());
+            assert_eq!(buffer.len(), i);
+            buffer.push(10 * i as u64 + 3, v);
+        }
+        assert!(buffer.is_full());
+        let block = buffer.block(40);
+        assert_eq!(block.len(), WORDS_PER_BLOCK);
+        for (i, &v) in values.iter().enumerate() {
+            assert_eq!(block.value(i), v);
+            assert_eq!(block.heap(i).value, HeapValue::Word(v));
+            assert_eq!(block.position(i).index, 40 + i as u64);
+            assert_eq!(block.position(i).offset, 10 * i as u64 + 3);
+        }
+        assert_eq!(block.high_or, 0);
+        assert_eq!(block.xor(), values.iter().fold(0, |x, v| x ^ v));
+        let low = block.limb(0).expect("the low limbs");
+        assert!(low.elements().map(u128::from).eq(values.iter().copied()));
+        assert!(block
+            .limb(1)
+            .expect("the high limbs")
+            .elements()
+            .all(|w| w == 0));
+        assert!(block.limb(2).is_none());
+        assert_eq!(block.first_low(|v| v > 977 * 9).map(|p| p.index), Some(44));
+        buffer.clear();
+        assert!(buffer.is_empty());
+        buffer.push(0, 5);
+        buffer.push(9, 1 << 64 | 2);
+        let block = buffer.block(0);
+        assert_eq!((block.len(), block.value(1)), (2, 1 << 64 | 2));
+        assert_eq!((block.high_or, block.xor()), (1, 1 << 64 | 7));
+        let high: Vec<u64> = block.limb(1).expect("the high limbs").elements().collect();
+        assert_eq!(high, [0, 1]);
+    }
 }

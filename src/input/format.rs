@@ -1,10 +1,8 @@
-//! The input formats of a Nim instance and how to recognise them.
-//!
-//! A format is named on the command line (`--format bits`), by a file's
-//! extension (`.bits`, case-insensitive) or, for `nimb`, by its magic bytes.
+//! The input formats of a Nim instance (SPEC section 2): their names,
+//! extensions and kinds. A format is named on the command line (`--format
+//! bits`), by a file's extension (`.bits`, case-insensitive) or, for
+//! `nimb`, by its magic bytes (looked at by `source/detect.rs`).
 
-use super::source::peek;
-use crate::error::Error;
 use std::fmt;
 use std::path::Path;
 
@@ -106,41 +104,6 @@ impl Format {
             _ => None,
         }
     }
-}
-
-/// The format of the input at `path` (named `name` in messages): `given`
-/// if the user named one (with the option `flag`), else detected from the
-/// file; standard input (`-`), with nothing to detect it from, needs
-/// `flag`.
-pub fn format_of(
-    path: &Path,
-    name: &str,
-    given: Option<Format>,
-    flag: &str,
-) -> Result<Format, Error> {
-    match (given, name) {
-        (Some(format), _) => Ok(format),
-        (None, "-") => Err(Error::Usage(format!(
-            "<stdin>: standard input needs {flag} (bits, hex, dec, unary, u8, u16le, \
-             u32le, u64le or nimb): there is no extension to detect it from"
-        ))),
-        (None, _) => detect(path, name),
-    }
-}
-
-/// The format of the file at `path` (named `name` in messages), from its
-/// extension or the `nimb` magic; a usage error when neither tells.
-pub fn detect(path: &Path, name: &str) -> Result<Format, Error> {
-    if let Some(format) = Format::from_path(path) {
-        return Ok(format);
-    }
-    if peek(path, name, 4)? == NIMB_HEADER[..4] {
-        return Ok(Format::Nimb);
-    }
-    Err(Error::Usage(format!(
-        "{name}: cannot tell the input format from the file name; pass --format \
-         (bits, hex, dec, unary, u8, u16le, u32le, u64le or nimb)"
-    )))
 }
 
 impl fmt::Display for Format {

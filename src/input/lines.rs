@@ -22,6 +22,27 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// Nothing counted yet, counting from offset `start`: the LFs of the
+    /// bytes from there on ([`Lines::lfs`], [`Lines::last_lf`]), such as
+    /// those of one byte range of a file.
+    pub fn starting_at(start: u64) -> Lines {
+        Lines {
+            lfs: 0,
+            line_start: 0,
+            counted_to: start,
+        }
+    }
+
+    /// The LFs counted.
+    pub fn lfs(&self) -> u64 {
+        self.lfs
+    }
+
+    /// The offset of the last LF counted, if any.
+    pub fn last_lf(&self) -> Option<u64> {
+        self.line_start.checked_sub(1)
+    }
+
     /// Counts the LFs of `bytes` (whose first byte is at offset `base`)
     /// from where counting stopped up to offset `to`, which must lie in
     /// `bytes` or at its end. Bytes before where counting stopped are not

@@ -6,5 +6,6 @@ mod atomic_file;
 mod bits_text;
 
 pub(crate) use atomic_file::remove_partial_outputs;
-pub use atomic_file::{remove_partial_outputs_on_interrupt, AtomicFile};
+pub(crate) use atomic_file::remove_partial_outputs_on_interrupt;
+pub use atomic_file::AtomicFile;
 pub(crate) use bits_text::{limb_binary_digits, BitsFile};

@@ -6,11 +6,12 @@
 
 pub mod human;
 
-pub use crate::analysis::Stats;
+pub use crate::analysis::facts::Stats;
 
-use crate::analysis::{
-    Facts, GameFacts, GameMoveFacts, MisereFacts, MisereMoveFacts, MoveFacts, Number, Player, Rule,
+use crate::analysis::facts::{
+    Facts, GameFacts, GameMoveFacts, MisereFacts, MisereMoveFacts, MoveFacts, Number,
 };
+use crate::analysis::{Player, Rule};
 use crate::input::Format;
 use num_bigint::BigUint;
 use serde::Serialize;

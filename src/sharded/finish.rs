@@ -2,7 +2,7 @@
 //! the error of the earliest bad range, located; the second phase's plan,
 //! when the first phase did not find the msb's holders; or the report
 //! `analyze` prints, built by the analysis's own code
-//! ([`crate::analysis::conclude_nim`], [`crate::analysis::conclude_game`])
+//! ([`super::whole_file`])
 //! from the merged numbers and the one heap the move is played on.
 //!
 //! The merged report's `stats` are the work of the whole run: `passes`
@@ -17,7 +17,10 @@
 use super::marks::{mismatch, Mark};
 use super::partial::{GameMark, Kind, Partial};
 use super::table;
-use crate::analysis::{self, Facts, Landmark, Survey, WholeGame, WholeMisere, WholeNim};
+use super::whole_file::{self, Landmark, WholeGame, WholeMisere, WholeNim};
+use crate::analysis::facts::Facts;
+use crate::analysis::game::holders::Holder;
+use crate::analysis::survey::Survey;
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
@@ -135,20 +138,20 @@ fn conclude(
     let line = move |mark: Mark| text.then(|| mark.lines.line_and_column(mark.offset).0);
     let survey = survey_of(surveys)?;
     if let Some(misere) = &surveys.misere {
-        let kinds = analysis::misere_kinds(&options)?;
+        let kinds = crate::analysis::misere::misere_kinds(&options)?;
         let mut whole = WholeMisere {
             survey,
             counts: misere.counts.clone(),
             firsts: misere
                 .firsts
                 .iter()
-                .map(|first| first.as_ref().map(|h| (span_holder(h), line(h.heap))))
+                .map(|first| first.as_ref().map(|h| holder_of(h, line(h.heap))))
                 .collect(),
         };
         // A partial of ranges with no heap has empty lists.
         whole.counts.resize(kinds, 0);
         whole.firsts.resize(kinds, None);
-        return analysis::conclude_misere(&input, format, &options, &whole).map(Some);
+        return whole_file::conclude_misere(&input, format, &options, &whole).map(Some);
     }
     if let Some(grundy) = &surveys.grundy {
         let sum = grundy.grundy_sum;
@@ -159,9 +162,9 @@ fn conclude(
         let whole = WholeGame {
             survey,
             grundy_sum: sum,
-            holder: holder.map(|h| (span_holder(&h), line(h.heap))),
+            holder: holder.map(|h| holder_of(&h, line(h.heap))),
         };
-        return analysis::conclude_game(&input, format, &options, &whole).map(Some);
+        return whole_file::conclude_game(&input, format, &options, &whole).map(Some);
     }
     let nim = surveys
         .nim
@@ -190,7 +193,7 @@ fn conclude(
         let first = first.ok_or_else(|| mismatch("no heap holds the msb".into()))?;
         whole.msb_holders = Some((count, landmark(first, line(first))));
     }
-    analysis::conclude_nim(&input, format, &options, &whole).map(Some)
+    whole_file::conclude_nim(&input, format, &options, &whole).map(Some)
 }
 
 /// The error of the earliest bad range, as `analyze` reports it.
@@ -201,7 +204,9 @@ fn located(
 ) -> Result<Error, Error> {
     let message = match (&error.message, error.past_values_heap) {
         (Some(message), _) => message.clone(),
-        (None, Some(index)) => analysis::past_values_error(index, &run_options(surveys, options)?)?,
+        (None, Some(index)) => {
+            whole_file::past_values_error(index, &run_options(surveys, options)?)?
+        }
         (None, None) => return Err(mismatch("an error without a message".into())),
     };
     let line_col = format_of(surveys)?
@@ -271,21 +276,26 @@ fn landmark(mark: Mark, line: Option<u64>) -> Landmark {
     }
 }
 
-fn span_holder(mark: &GameMark) -> analysis::SpanHolder {
+/// The heap a partial's game mark names, on `line`, as the move reads it
+/// (its digits read again where it lies).
+fn holder_of(mark: &GameMark, line: Option<u64>) -> Holder {
     let size = match (mark.size, mark.residue) {
         (Some(h), _) => HeapSize::Exact(h),
         (None, residue) => HeapSize::Huge {
             residue: residue.unwrap_or(0),
         },
     };
-    analysis::SpanHolder {
+    Holder {
         pos: HeapPos {
             index: mark.heap.index,
             offset: mark.heap.offset,
         },
+        line,
         size,
         grundy: mark.grundy,
         bits: mark.bits,
+        limbs: None,
+        borrow: None,
     }
 }
 

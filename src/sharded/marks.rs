@@ -8,16 +8,16 @@ use serde::{Deserialize, Serialize};
 
 /// Line feeds counted over bytes from a range's start.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Lines {
+pub(crate) struct Lines {
     /// How many.
-    pub lfs: u64,
+    pub(crate) lfs: u64,
     /// The offset of the last one, if any.
-    pub last_lf: Option<u64>,
+    pub(crate) last_lf: Option<u64>,
 }
 
 impl Lines {
     /// These lines after `earlier`, the lines of the bytes before them.
-    pub fn after(self, earlier: Lines) -> Lines {
+    pub(crate) fn after(self, earlier: Lines) -> Lines {
         Lines {
             lfs: earlier.lfs + self.lfs,
             last_lf: self.last_lf.or(earlier.last_lf),
@@ -26,7 +26,7 @@ impl Lines {
 
     /// The 1-based line and column of `offset`, these being the lines
     /// before it from the file's start.
-    pub fn line_and_column(self, offset: u64) -> (u64, u64) {
+    pub(crate) fn line_and_column(self, offset: u64) -> (u64, u64) {
         let line_start = self.last_lf.map_or(0, |lf| lf + 1);
         (self.lfs + 1, offset - line_start + 1)
     }
@@ -35,19 +35,19 @@ impl Lines {
 /// A heap of a range: its index from the range's first heap, its first
 /// byte, and the line feeds from the range's start up to that byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
+pub(crate) struct Mark {
     /// 0-based index among the range's heaps.
-    pub index: u64,
+    pub(crate) index: u64,
     /// 0-based offset in the file.
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Line feeds in `[range start, offset)`, and the last of them.
-    pub lines: Lines,
+    pub(crate) lines: Lines,
 }
 
 impl Mark {
     /// The mark as seen from an earlier range start: `heaps` heaps and
     /// `lines` lie between the two.
-    pub fn after(self, heaps: u64, lines: Lines) -> Mark {
+    pub(crate) fn after(self, heaps: u64, lines: Lines) -> Mark {
         Mark {
             index: self.index + heaps,
             offset: self.offset,

@@ -14,7 +14,7 @@
 //!    range's bytes, and the earliest bad input of the range as data
 //!    (offset, message, line feeds before it) — a range cannot know its
 //!    lines, so the merge locates the error as `analyze` would. Every
-//!    heap a partial names ([`Mark`]) carries its index and line feeds
+//!    heap a partial names (a `Mark`) carries its index and line feeds
 //!    from the range's start, which the merge shifts.
 //! 2. **Merge**: [`merge`] (`nimstream merge PARTIAL…`) appends partials
 //!    of adjacent ranges (associative; any order, any tree). Merged over
@@ -36,7 +36,7 @@
 //! times, its own nim-sum showing nothing. A one-phase protocol would
 //! need every range to count the holders of every bit position up to its
 //! longest heap (O(bit length × log heaps)). A range's pass already counts
-//! the holders of its top `analysis::TABLE_BITS` bit
+//! the holders of its top `range_passes::TABLE_BITS` bit
 //! positions and keeps the first holder of every position (the one pass
 //! of `analyze` does, for its move): the partial carries that table
 //! (constant size), and the merge keeps the positions every range knows.
@@ -57,7 +57,7 @@
 //! Finding a range's heaps costs a look at the byte before it, its own
 //! bytes when it starts inside a token, and the token that crosses its
 //! end; a `nimb` range hops through the records before it from the header
-//! (see `span.rs`). Counting line feeds reads a text range's bytes once
+//! (see `input/driver/span.rs`). Counting line feeds reads a text range's bytes once
 //! more (at memory speed).
 //!
 //! ```
@@ -80,15 +80,11 @@
 mod finish;
 mod marks;
 mod partial;
-mod span;
+mod range_passes;
 mod table;
+mod whole_file;
 mod worker;
 
 pub use finish::{merge, Outcome};
-pub use marks::{Lines, Mark};
-pub use partial::{
-    parse_partials, read_partials, ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind,
-    MiserePart, Partial, SurveyPart, WorkStats, PARTIAL_VERSION,
-};
-pub use table::NimPart;
+pub use partial::{parse_partials, read_partials, Partial};
 pub use worker::{analyze_range, holders_range};

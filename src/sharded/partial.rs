@@ -7,7 +7,7 @@
 //! marks by the earlier range's heap and line-feed counts, so a partial
 //! of any run of adjacent ranges has the same form as a range's own, and
 //! merging is associative. Its size is a constant plus the nim-sum:
-//! [`TABLE_BITS`](crate::analysis::TABLE_BITS) positions of holders at
+//! [`TABLE_BITS`](super::range_passes::TABLE_BITS) positions of holders at
 //! most, 16 holders under a game, one error.
 
 use super::marks::{mismatch, Lines, Mark};
@@ -18,56 +18,56 @@ use std::io::Read;
 use std::path::Path;
 
 /// The version this build writes and reads.
-pub const PARTIAL_VERSION: u32 = 1;
+pub(crate) const PARTIAL_VERSION: u32 = 1;
 
 /// The partial summary of a byte range of a file (see the module doc of
 /// [`crate::sharded`] for the protocol).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Partial {
     /// The version of this format: 1.
-    pub nimstream_partial: u32,
+    pub(crate) nimstream_partial: u32,
     /// `survey` (the first phase) or `holders` (the second).
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The file, as `analyze` names it in its report.
-    pub input: FileInfo,
+    pub(crate) input: FileInfo,
     /// `normal` or `misere`.
-    pub rule: String,
+    pub(crate) rule: String,
     /// The game, canonical (`nim` for Nim).
-    pub game: String,
+    pub(crate) game: String,
     /// `--max-values` of the run (the game's sequence depends on it).
-    pub max_values: u64,
+    pub(crate) max_values: u64,
     /// The bytes `[start, end)` whose heaps this partial counts.
-    pub range: [u64; 2],
+    pub(crate) range: [u64; 2],
     /// Heaps whose first byte lies in the range.
-    pub heaps: u64,
+    pub(crate) heaps: u64,
     /// Line feeds in the range's bytes, and where the last one is.
-    pub lines: Lines,
+    pub(crate) lines: Lines,
     /// The survey (the first phase only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub survey: Option<SurveyPart>,
+    pub(crate) survey: Option<SurveyPart>,
     /// What Nim needs (the first phase of Nim only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nim: Option<NimPart>,
+    pub(crate) nim: Option<NimPart>,
     /// What a game other than Nim needs (the first phase only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grundy: Option<GrundyPart>,
+    pub(crate) grundy: Option<GrundyPart>,
     /// What misère play of a game other than Nim needs (the first phase
     /// only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub misere: Option<MiserePart>,
+    pub(crate) misere: Option<MiserePart>,
     /// The holders of the msb (the second phase only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub holders: Option<HoldersPart>,
+    pub(crate) holders: Option<HoldersPart>,
     /// The earliest bad input in the range, as data.
-    pub error: Option<ErrorAt>,
+    pub(crate) error: Option<ErrorAt>,
     /// What the workers' runs cost, added up.
-    pub stats: WorkStats,
+    pub(crate) stats: WorkStats,
 }
 
 /// The phase a partial belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// The first phase: survey, sums, holders of the top positions.
     Survey,
     /// The second phase: the holders of the nim-sum's msb.
@@ -86,13 +86,13 @@ impl Kind {
 
 /// The file a partial reads.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileInfo {
+pub(crate) struct FileInfo {
     /// The path as given to `analyze`.
-    pub path: String,
+    pub(crate) path: String,
     /// The format's name.
-    pub format: String,
+    pub(crate) format: String,
     /// The file's size in bytes.
-    pub bytes: u64,
+    pub(crate) bytes: u64,
 }
 
 impl FileInfo {
@@ -104,28 +104,28 @@ impl FileInfo {
 
 /// The survey counts of a range.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SurveyPart {
+pub(crate) struct SurveyPart {
     /// Heaps > 0.
-    pub nonzero: u64,
+    pub(crate) nonzero: u64,
     /// Heaps = 1.
-    pub ones: u64,
+    pub(crate) ones: u64,
     /// Heaps ≥ 2.
-    pub big: u64,
+    pub(crate) big: u64,
     /// The longest heap's bit length.
-    pub max_bit_length: u64,
+    pub(crate) max_bit_length: u64,
     /// The first heap equal to 1.
-    pub first_one: Option<Mark>,
+    pub(crate) first_one: Option<Mark>,
     /// The first heap ≥ 2.
-    pub first_big: Option<Mark>,
+    pub(crate) first_big: Option<Mark>,
 }
 
 /// What a game other than Nim needs of a range.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GrundyPart {
+pub(crate) struct GrundyPart {
     /// The XOR of the heaps' Grundy values.
-    pub grundy_sum: u16,
+    pub(crate) grundy_sum: u16,
     /// For each of the 16 bits of a value, its first holder.
-    pub holders: Vec<Option<GameMark>>,
+    pub(crate) holders: Vec<Option<GameMark>>,
 }
 
 /// What misère play of a game other than Nim needs of a range: the count
@@ -133,70 +133,70 @@ pub struct GrundyPart {
 /// its options' classes: `analysis::misere`) and the first heap of each,
 /// its `grundy` the kind. A range with no heap has empty lists.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MiserePart {
+pub(crate) struct MiserePart {
     /// The heaps of each kind.
-    pub counts: Vec<u64>,
+    pub(crate) counts: Vec<u64>,
     /// The first heap of each kind.
-    pub firsts: Vec<Option<GameMark>>,
+    pub(crate) firsts: Vec<Option<GameMark>>,
 }
 
 /// The first holder of a bit of the Grundy values (or, in a
 /// [`MiserePart`], the first heap of a kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameMark {
+pub(crate) struct GameMark {
     /// Where it is.
-    pub heap: Mark,
+    pub(crate) heap: Mark,
     /// Its size when it has at most 64 bits.
-    pub size: Option<u64>,
+    pub(crate) size: Option<u64>,
     /// Its size modulo the game's period, when it has more.
-    pub residue: Option<u64>,
+    pub(crate) residue: Option<u64>,
     /// Its Grundy value.
-    pub grundy: u16,
+    pub(crate) grundy: u16,
     /// Its bit length.
-    pub bits: u64,
+    pub(crate) bits: u64,
 }
 
 /// The second phase's answer for a range: the holders of one bit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HoldersPart {
+pub(crate) struct HoldersPart {
     /// The bit: the nim-sum's msb.
-    pub msb: u64,
+    pub(crate) msb: u64,
     /// Heaps holding it.
-    pub count: u64,
+    pub(crate) count: u64,
     /// The first of them.
-    pub first: Option<Mark>,
+    pub(crate) first: Option<Mark>,
 }
 
 /// Bad input, as data: where, and what (as `analyze` would say it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrorAt {
+pub(crate) struct ErrorAt {
     /// The offset of the first wrong byte.
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Line feeds from the range's start up to it.
-    pub lines: Lines,
+    pub(crate) lines: Lines,
     /// What was found and what was expected; `None` for a heap past the
     /// values computed for a game, whose message names the heap's index
     /// in the whole file.
-    pub message: Option<String>,
+    pub(crate) message: Option<String>,
     /// That heap's index among the range's heaps.
-    pub past_values_heap: Option<u64>,
+    pub(crate) past_values_heap: Option<u64>,
 }
 
 /// What the workers' runs cost, added up over the ranges.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct WorkStats {
+pub(crate) struct WorkStats {
     /// The most passes a range took.
-    pub passes: u64,
+    pub(crate) passes: u64,
     /// Bytes read, every worker together.
-    pub bytes_scanned: u64,
+    pub(crate) bytes_scanned: u64,
     /// The largest working memory of a worker.
-    pub working_memory_bytes: u64,
+    pub(crate) working_memory_bytes: u64,
     /// The workers' seconds, added up.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Ranges merged.
-    pub ranges: u64,
+    pub(crate) ranges: u64,
     /// The window of the workers' passes, in bits.
-    pub window_bits: u64,
+    pub(crate) window_bits: u64,
 }
 
 // `WorkStats` holds a float, compared only as data read back.
@@ -218,6 +218,11 @@ impl Partial {
     /// The partial as one line of JSON (no trailing LF).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a partial always serialises")
+    }
+
+    /// The heaps of its ranges (those whose first byte lies in them).
+    pub fn heaps(&self) -> u64 {
+        self.heaps
     }
 
     /// Whether the partial covers its whole file.
@@ -255,7 +260,7 @@ impl Partial {
     }
 
     /// Appends the partial of the range that follows this one.
-    pub fn append(&mut self, later: Partial) -> Result<(), Error> {
+    pub(crate) fn append(&mut self, later: Partial) -> Result<(), Error> {
         self.check_adjacent(&later)?;
         let (heaps, lines) = (self.heaps, self.lines);
         let shift = |mark: Mark| mark.after(heaps, lines);

@@ -11,7 +11,7 @@
 //! in the merged table, its holders are known and no second phase runs.
 
 use super::marks::{mismatch, Mark};
-use crate::analysis::{TopHolders, TABLE_BITS};
+use super::range_passes::{TopHolders, TABLE_BITS};
 use crate::error::Error;
 use crate::input::HeapPos;
 use crate::nimsum::to_hex;
@@ -20,23 +20,23 @@ use serde::{Deserialize, Serialize};
 /// What Nim needs of a range: its nim-sum and the holders of its top
 /// bit positions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NimPart {
+pub(crate) struct NimPart {
     /// The range's nim-sum in lowercase hex (`0` for zero).
-    pub nim_sum: String,
+    pub(crate) nim_sum: String,
     /// Bit positions `low ..` up to the longest heap are in the table;
     /// above it no heap holds a bit; below it nothing is known.
-    pub low: u64,
+    pub(crate) low: u64,
     /// How many heaps hold each position of the table, from `low` up.
-    pub counts: Vec<u64>,
+    pub(crate) counts: Vec<u64>,
     /// The first holder of each position, as a place in `heaps`.
-    pub first: Vec<Option<u32>>,
+    pub(crate) first: Vec<Option<u32>>,
     /// The distinct first holders, in file order.
-    pub heaps: Vec<Mark>,
+    pub(crate) heaps: Vec<Mark>,
 }
 
 /// The table of a range from its pass's [`TopHolders`], each first
 /// holder marked by `mark` (which finds its line feeds).
-pub fn of_range(
+pub(crate) fn of_range(
     nim_sum: &[u64],
     top: &TopHolders,
     mut mark: impl FnMut(HeapPos) -> Mark,
@@ -85,13 +85,13 @@ fn holders_of(part: &NimPart, p: u64) -> (u64, Option<Mark>) {
 
 /// The count and first holder of position `p`, when the table covers it
 /// (always above the longest heap).
-pub fn known(part: &NimPart, p: u64) -> Option<(u64, Option<Mark>)> {
+pub(crate) fn known(part: &NimPart, p: u64) -> Option<(u64, Option<Mark>)> {
     (p >= part.low).then(|| holders_of(part, p))
 }
 
 /// The table of two adjacent ranges: the earlier `mine`, and `theirs`,
 /// whose marks `shift` moves to count from `mine`'s start.
-pub fn append(
+pub(crate) fn append(
     mine: NimPart,
     theirs: NimPart,
     shift: impl Fn(Mark) -> Mark,
@@ -122,7 +122,7 @@ pub fn append(
 
 /// Lowercase or uppercase hex as little-endian limbs without high zero
 /// limbs.
-pub fn from_hex(text: &str) -> Result<Vec<u64>, Error> {
+pub(crate) fn from_hex(text: &str) -> Result<Vec<u64>, Error> {
     let bad = || mismatch(format!("'{text}' is not a nim-sum in hex"));
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(bad());

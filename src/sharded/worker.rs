@@ -1,7 +1,8 @@
 //! What a worker does with one range: `analyze FILE --range START..END
 //! --partial` ([`analyze_range`], the first phase) and, once the merged
 //! first phase named the nim-sum's msb, `--phase2 PLAN`
-//! ([`holders_range`]). Each finds the range's span ([`super::span`]),
+//! ([`holders_range`]). Each finds the range's span (the driver's
+//! `span_of`),
 //! runs the analysis's folds over it through the driver, and writes what
 //! they found as a [`Partial`], bad input included, as data.
 
@@ -10,14 +11,17 @@ use super::partial::{
     ErrorAt, FileInfo, GameMark, GrundyPart, HoldersPart, Kind, MiserePart, Partial, SurveyPart,
     WorkStats, PARTIAL_VERSION,
 };
-use super::span::{lines_of, span_of};
+use super::range_passes::{self, span_plan, TopHolders};
 use super::table;
 use super::table::NimPart;
-use crate::analysis::{self, Stats, Survey, TopHolders};
+use crate::analysis::budget::MemoryBudget;
+use crate::analysis::facts::Stats;
+use crate::analysis::game::holders::Holder;
+use crate::analysis::survey::Survey;
 use crate::analysis::{Options, Rule};
 use crate::error::Error;
 use crate::games::{Game, HeapSize};
-use crate::input::driver::SpanError;
+use crate::input::driver::{span_of, SpanError};
 use crate::input::source::Input;
 use crate::input::{self, Format, HeapPos};
 use std::ops::Range;
@@ -36,7 +40,7 @@ use std::path::Path;
 /// let options = Options::default();
 /// let first = analyze_range(path, 0..3, &options)?;
 /// let second = analyze_range(path, 3..6, &options)?;
-/// assert_eq!((first.heaps, second.heaps), (2, 1));
+/// assert_eq!((first.heaps(), second.heaps()), (2, 1));
 /// let Outcome::Report(report) = merge(vec![second, first], &options)? else {
 ///     panic!("one phase is enough here")
 /// };
@@ -47,19 +51,19 @@ use std::path::Path;
 pub fn analyze_range(path: &Path, range: Range<u64>, options: &Options) -> Result<Partial, Error> {
     let (input, format) = open(path, &range, options)?;
     let mut partial = empty(&input, format, &range, options, Kind::Survey);
-    let span = span_of(&input, format, range.clone())?;
+    let span = find_span(&input, format, &range, options)?;
     let misere = options.rule == Rule::Misere;
     let found = match (span, &options.game) {
         (None, Game::Nim) => Ok(Found::Nim(empty_nim())),
         (None, _) if misere => Ok(Found::Misere(empty_misere())),
         (None, _) => Ok(Found::Game(empty_game())),
         (Some(span), Game::Nim) => {
-            analysis::nim_span(&input, format, options, span).map(Found::Nim)
+            range_passes::nim_span(&input, format, options, span).map(Found::Nim)
         }
         (Some(span), _) if misere => {
-            analysis::misere_span(&input, format, options, span).map(Found::Misere)
+            range_passes::misere_span(&input, format, options, span).map(Found::Misere)
         }
-        (Some(span), _) => analysis::game_span(&input, format, options, span).map(Found::Game),
+        (Some(span), _) => range_passes::game_span(&input, format, options, span).map(Found::Game),
     };
     let mut marks = Marks::default();
     match found {
@@ -124,8 +128,8 @@ pub fn holders_range(
         count: 0,
         first: None,
     };
-    if let Some(span) = span_of(&input, format, range.clone())? {
-        let found = match analysis::holders_span(&input, format, options, span, msb) {
+    if let Some(span) = find_span(&input, format, &range, options)? {
+        let found = match range_passes::holders_span(&input, format, options, span, msb) {
             Ok(found) => found,
             Err(SpanError::Parse(error)) => return Err(input.parse_error(format, error)),
             Err(SpanError::Failed(error)) => return Err(error),
@@ -143,11 +147,23 @@ pub fn holders_range(
     Ok(partial)
 }
 
+/// The span of the heaps of `range` (see the driver's `span_of`), read
+/// as a pass over it would read.
+fn find_span(
+    input: &Input<'_>,
+    format: Format,
+    range: &Range<u64>,
+    options: &Options,
+) -> Result<Option<Range<u64>>, Error> {
+    let reads = span_plan(range, format, options).later;
+    span_of(input, format, range.clone(), &reads)
+}
+
 /// What a range's pass found.
 enum Found {
-    Nim(analysis::NimSpan),
-    Game(analysis::GameSpan),
-    Misere(analysis::MisereSpan),
+    Nim(range_passes::NimSpan),
+    Game(range_passes::GameSpan),
+    Misere(range_passes::MisereSpan),
 }
 
 /// Opens the file and checks the range against its size.
@@ -209,8 +225,8 @@ fn empty(
     }
 }
 
-fn empty_nim() -> analysis::NimSpan {
-    analysis::NimSpan {
+fn empty_nim() -> range_passes::NimSpan {
+    range_passes::NimSpan {
         survey: Survey::default(),
         nim_sum: Vec::new(),
         top: TopHolders::default(),
@@ -218,8 +234,8 @@ fn empty_nim() -> analysis::NimSpan {
     }
 }
 
-fn empty_game() -> analysis::GameSpan {
-    analysis::GameSpan {
+fn empty_game() -> range_passes::GameSpan {
+    range_passes::GameSpan {
         survey: Survey::default(),
         grundy_sum: 0,
         holders: vec![None; 16],
@@ -228,8 +244,8 @@ fn empty_game() -> analysis::GameSpan {
     }
 }
 
-fn empty_misere() -> analysis::MisereSpan {
-    analysis::MisereSpan {
+fn empty_misere() -> range_passes::MisereSpan {
+    range_passes::MisereSpan {
         survey: Survey::default(),
         counts: Vec::new(),
         firsts: Vec::new(),
@@ -264,7 +280,7 @@ fn nim_part(nim_sum: &[u64], top: &TopHolders, marks: &mut Marks) -> NimPart {
     table::of_range(nim_sum, top, |pos| marks.mark(pos))
 }
 
-fn grundy_part(game: &analysis::GameSpan, marks: &mut Marks) -> GrundyPart {
+fn grundy_part(game: &range_passes::GameSpan, marks: &mut Marks) -> GrundyPart {
     GrundyPart {
         grundy_sum: game.grundy_sum,
         holders: game
@@ -276,7 +292,7 @@ fn grundy_part(game: &analysis::GameSpan, marks: &mut Marks) -> GrundyPart {
 }
 
 /// A heap a span's pass kept, as a partial names it.
-fn game_mark(found: &analysis::SpanHolder, marks: &mut Marks) -> GameMark {
+fn game_mark(found: &Holder, marks: &mut Marks) -> GameMark {
     let (size, residue) = match found.size {
         HeapSize::Exact(h) => (Some(h), None),
         HeapSize::Huge { residue } => (None, Some(residue)),
@@ -329,7 +345,7 @@ impl Marks {
     ) -> Result<(), Error> {
         self.offsets.sort_unstable();
         self.offsets.dedup();
-        let (total, at_marks, read) = lines_of(input, format, range.clone(), &self.offsets)?;
+        let (total, at_marks, read) = lines_of(input, format, range, &self.offsets)?;
         partial.stats.bytes_scanned += read;
         let lines_at = |offset: u64| {
             let place = self.offsets.binary_search(&offset).expect("a mark");
@@ -369,4 +385,41 @@ impl Marks {
         }
         Ok(())
     }
+}
+
+/// The line feeds of `range`, and those from its start to each of
+/// `marks` (offsets at or past its start, in increasing order, which may
+/// lie past its end), and the bytes read to count them. For the text
+/// formats; none for the others.
+fn lines_of(
+    input: &Input<'_>,
+    format: Format,
+    range: &Range<u64>,
+    marks: &[u64],
+) -> Result<(Lines, Vec<Lines>, u64), Error> {
+    if !format.is_text() {
+        return Ok((Lines::default(), vec![Lines::default(); marks.len()], 0));
+    }
+    let mut stops: Vec<u64> = marks.to_vec();
+    stops.push(range.end);
+    stops.sort_unstable();
+    stops.dedup();
+    let mut read = 0;
+    let found = input
+        .lines_from(
+            range.start,
+            &stops,
+            MemoryBudget::ONE_PASS_READ_BYTES,
+            &mut read,
+        )?
+        .expect("a range is of a file");
+    let at_stop = |offset: u64| {
+        let counted = found[stops.binary_search(&offset).expect("every mark is a stop")];
+        Lines {
+            lfs: counted.lfs(),
+            last_lf: counted.last_lf(),
+        }
+    };
+    let at_marks = marks.iter().map(|&m| at_stop(m)).collect();
+    Ok((at_stop(range.end), at_marks, read))
 }

@@ -32,13 +32,13 @@
 //! its index + 1; raw arrays and `nimb` have no lines.
 
 use super::index::{HeapIndex, Start};
-use super::prefetch::prefetch;
 use super::token_starts::token_start;
+use crate::arch::prefetch::prefetch;
 use crate::error::Error;
-use crate::input::file_changes;
 use crate::input::lines::Lines;
-use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
-use crate::input::source::{Input, RandomAccess};
+use crate::input::source::file_changes;
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+use crate::input::source::Input;
 use crate::input::{Format, HeapScanner, HeapValue, Scanner};
 use std::ops::{ControlFlow, Range};
 
@@ -65,14 +65,7 @@ pub(super) struct FileHeaps<'a> {
 impl<'a> FileHeaps<'a> {
     /// FILE (`input`, read at any offset) in `format`, and its index.
     pub(super) fn new(input: Input<'a>, format: Format, index: HeapIndex) -> Result<Self, Error> {
-        let mapped = match input.random_access() {
-            Some(RandomAccess::File(file)) => {
-                file.stamp().len_at_open() == 0 || file.map().is_some()
-            }
-            Some(RandomAccess::Memory(_)) => true,
-            None => false,
-        };
-        if !mapped {
+        if input.in_place().is_none() {
             let why = std::io::Error::other("cannot be mapped into memory, which updates need");
             return Err(Error::io(input.name(), why));
         }
@@ -296,14 +289,9 @@ impl<'a> FileHeaps<'a> {
 }
 
 /// The bytes of `input` (its map, for a file; empty for an empty file)
-/// and the releaser of their pages.
+/// and the releaser of their pages; [`FileHeaps::new`] made sure they lie
+/// in place.
 fn mapped<'i>(input: &'i Input<'_>) -> (&'i [u8], PageReleaser<'i>) {
-    match input.random_access() {
-        Some(RandomAccess::Memory(bytes)) => (bytes, PageReleaser::NONE),
-        Some(RandomAccess::File(file)) => match file.map() {
-            Some(map) => (map.map(), map.pages()),
-            None => (&[], PageReleaser::NONE),
-        },
-        None => (&[], PageReleaser::NONE),
-    }
+    let place = input.in_place().expect("FILE lies in place");
+    (place.bytes, place.pages)
 }

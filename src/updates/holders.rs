@@ -29,9 +29,9 @@ const FANOUT: usize = 8;
 
 /// Per-bit holder counts of the heaps' low 64 bits.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct BitCounts(pub(super) [u64; 64]);
+pub(super) struct WordHolderCounts(pub(super) [u64; 64]);
 
-impl BitCounts {
+impl WordHolderCounts {
     /// Moves the count of each bit from `old`'s bits to `new`'s.
     pub(super) fn replace(&mut self, old: u64, new: u64) {
         let mut lost = old & !new;
@@ -115,7 +115,7 @@ impl OrTree {
     /// Starts fetching `leaf` (a hint).
     pub(super) fn prefetch_leaf(&self, leaf: usize) {
         if let Some(node) = self.levels[0].get(leaf) {
-            super::prefetch::prefetch(std::slice::from_ref(node));
+            crate::arch::prefetch::prefetch(std::slice::from_ref(node));
         }
     }
 
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn counts_follow_the_bits_that_change() {
-        let mut counts = BitCounts([0; 64]);
+        let mut counts = WordHolderCounts([0; 64]);
         counts.replace(0, 0b1011);
         counts.replace(0, 0b0010);
         counts.replace(0b1011, 1 << 63);

@@ -2,8 +2,9 @@
 //! gathers what the updates then keep up to date, and the index of heap
 //! offsets through which an update reads a heap's old value from FILE.
 //!
-//! The fold keeps the heap counts (heaps, ones, heaps ≥ 2, the longest
-//! heap), the whole nim-sum as limbs (the updates change it anywhere, so
+//! The fold keeps the survey (the heap counts the rules need, with the
+//! same loops as the analysis's one pass: [`crate::analysis::raw_arrays`]
+//! over blocks of short heaps), the whole nim-sum as limbs (the updates change it anywhere, so
 //! it is held whole: as many bytes as the longest heap has, divided by
 //! eight), and the offset of every [`SAMPLE_EVERY`]-th heap of the text
 //! formats and `nimb`. With `--moves`, while every heap fits in 64 bits,
@@ -21,11 +22,12 @@
 //! lookup first finds the heap's segment (a binary search over a handful)
 //! and the merge stays associative, never reading a heap twice.
 
-use super::holders::{BitCounts, BLOCK_HEAPS};
+use super::holders::{WordHolderCounts, BLOCK_HEAPS};
+use crate::analysis::raw_arrays;
+use crate::analysis::survey::Survey;
 use crate::arch::columns::{ColumnCounter, STEP};
-use crate::arch::raw_sums;
 use crate::error::Error;
-use crate::input::driver::{each_word, At, Fold};
+use crate::input::driver::{each_word, At, Fold, Needs};
 use crate::input::{Format, Heap, HeapValue, RawBlock, WordBlock};
 use std::ops::Range;
 
@@ -149,19 +151,15 @@ impl HeapIndex {
 /// What the initial pass found.
 #[derive(Debug)]
 pub(super) struct Built {
-    /// Heaps in FILE.
-    pub heaps: u64,
-    /// Heaps equal to 1.
-    pub ones: u64,
-    /// Heaps of 2 or more.
-    pub big: u64,
+    /// The heaps' counts.
+    pub survey: Survey,
     /// The nim-sum's limbs (high zero limbs allowed).
     pub nim_sum: Vec<u64>,
     /// The offsets of the heaps.
     pub index: HeapIndex,
     /// With `--moves`, when every heap fits in 64 bits: the holders of
     /// each bit, and the OR of each block.
-    pub blocks: Option<(BitCounts, Vec<u64>)>,
+    pub blocks: Option<(WordHolderCounts, Vec<u64>)>,
 }
 
 /// The column counts and block ORs of the heaps so far.
@@ -212,9 +210,7 @@ impl Blocks {
 /// The fold of the initial pass (see the module documentation).
 #[derive(Debug)]
 pub(super) struct IndexFold {
-    heaps: u64,
-    ones: u64,
-    big: u64,
+    survey: Survey,
     sum: Vec<u64>,
     raw_width: Option<u64>,
     samples: Vec<u64>,
@@ -230,9 +226,7 @@ impl IndexFold {
         const _: () =
             assert!(BLOCK_HEAPS == STEP as u64 && BLOCK_HEAPS.is_multiple_of(SAMPLE_EVERY));
         IndexFold {
-            heaps: 0,
-            ones: 0,
-            big: 0,
+            survey: Survey::default(),
             // Two limbs from the start: the XOR of a word needs no check.
             sum: vec![0; 2],
             raw_width: format.raw_width().map(|w| w as u64),
@@ -246,12 +240,11 @@ impl IndexFold {
         }
     }
 
-    /// Counts a heap of `bits` bits whose low 64 bits `low` gives.
+    /// Counts the `index`-th heap, at `offset`, of `bits` bits whose low
+    /// 64 bits `low` gives.
     #[inline(always)]
-    fn count(&mut self, bits: u64, low: impl FnOnce() -> u64) {
-        self.heaps += 1;
-        self.ones += u64::from(bits == 1);
-        self.big += u64::from(bits >= 2);
+    fn count(&mut self, index: u64, offset: u64, bits: u64, low: impl FnOnce() -> u64) {
+        self.survey.record_length(index, offset, bits);
         if bits > 64 {
             self.blocks = None;
         } else if let Some(blocks) = &mut self.blocks {
@@ -263,33 +256,43 @@ impl IndexFold {
     pub(super) fn finish(mut self) -> Built {
         let blocks = self.blocks.take().map(|mut blocks| {
             blocks.close();
-            (BitCounts(blocks.counter.columns()), blocks.leaves)
+            (WordHolderCounts(blocks.counter.columns()), blocks.leaves)
         });
         self.samples.shrink_to_fit();
         Built {
-            heaps: self.heaps,
-            ones: self.ones,
-            big: self.big,
             nim_sum: self.sum,
             index: HeapIndex {
-                heaps: self.heaps,
+                heaps: self.survey.heaps,
                 raw_width: self.raw_width,
                 segments: self.segments,
                 samples: self.samples,
             },
             blocks,
+            survey: self.survey,
+        }
+    }
+
+    /// Pushes the low words of a block of heaps into the blocks, when they
+    /// are kept.
+    fn push_words(&mut self, words: impl Iterator<Item = u64>) {
+        if let Some(blocks) = &mut self.blocks {
+            words.for_each(|word| blocks.push(word));
         }
     }
 }
 
 impl Fold for IndexFold {
+    fn needs(&self) -> Needs {
+        Needs::WORDS
+    }
+
     #[inline]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         if self.raw_width.is_none() && index.is_multiple_of(SAMPLE_EVERY) {
             self.samples.push(heap.offset);
         }
         let value = &heap.value;
-        self.count(value.bit_length(), || value.limb(0));
+        self.count(index, heap.offset, value.bit_length(), || value.limb(0));
         if let (HeapValue::Word(word), [low, high, ..]) = (value, self.sum.as_mut_slice()) {
             *low ^= *word as u64;
             *high ^= (*word >> 64) as u64;
@@ -303,23 +306,20 @@ impl Fold for IndexFold {
         Ok(())
     }
 
+    /// Takes a block of raw elements with the loops of the one pass: its
+    /// XOR and its survey.
     fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
-        let mut xor = 0;
-        for element in block.elements() {
-            xor ^= element;
-            self.count(u64::from(64 - element.leading_zeros()), || element);
-        }
+        let (xor, tally) = raw_arrays::sums(&block);
+        let piece = raw_arrays::survey(&block, &tally, &self.survey);
+        self.survey.merge(&piece);
         self.sum[0] ^= xor;
+        self.push_words(block.elements());
         Ok(())
     }
 
-    fn takes_words(&self) -> bool {
-        true
-    }
-
     /// Takes a block of heaps of at most 64 bits with the loops of raw
-    /// arrays: its XOR, its ones and zeros, and every sixteenth offset;
-    /// wider heaps one by one.
+    /// arrays: its XOR, its survey, and every sixteenth offset; wider
+    /// heaps one by one.
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
         let Some(low) = block.limb(0).filter(|_| block.high_or == 0) else {
             return each_word(self, block, at);
@@ -328,33 +328,29 @@ impl Fold for IndexFold {
         let sampled = block.offsets.iter().skip(first_sampled as usize);
         self.samples
             .extend(sampled.step_by(SAMPLE_EVERY as usize).copied());
-        let (xor, tally) = raw_sums::sums(low.bytes, low.width);
-        let heaps = block.len() as u64;
+        let (xor, tally) = raw_arrays::sums(&low);
+        let first = |wanted| block.first_low(wanted);
+        let piece = raw_arrays::survey_of(low.len(), &tally, &self.survey, first);
+        self.survey.merge(&piece);
         self.sum[0] ^= xor;
-        self.heaps += heaps;
-        self.ones += tally.ones;
-        self.big += heaps - tally.zeros - tally.ones;
-        if let Some(blocks) = &mut self.blocks {
-            for word in low.elements() {
-                blocks.push(word);
-            }
-        }
+        self.push_words(low.elements());
         Ok(())
     }
 
     fn merge(&mut self, mut later: IndexFold, heaps_before: u64) -> Result<(), Error> {
-        debug_assert_eq!(heaps_before, self.heaps);
-        if later.heaps > 0 {
+        debug_assert_eq!(heaps_before, self.survey.heaps);
+        let heaps = self.survey.heaps;
+        if later.survey.heaps > 0 {
             let leaves = self.blocks.as_mut().map_or(0, |blocks| {
                 blocks.close();
                 blocks.leaves.len()
             });
             let shifted = later.segments.iter().map(|s| Segment {
-                first_heap: s.first_heap + self.heaps,
+                first_heap: s.first_heap + heaps,
                 first_sample: s.first_sample + self.samples.len(),
                 first_block: s.first_block + leaves,
             });
-            if self.heaps == 0 {
+            if heaps == 0 {
                 self.segments.clear();
             }
             self.segments.extend(shifted);
@@ -368,9 +364,7 @@ impl Fold for IndexFold {
             }
             _ => None,
         };
-        self.heaps += later.heaps;
-        self.ones += later.ones;
-        self.big += later.big;
+        self.survey.merge_after(&later.survey, heaps);
         self.samples.append(&mut later.samples);
         crate::nimsum::xor_keeping_longer(&mut self.sum, later.sum);
         Ok(())

@@ -42,7 +42,6 @@ mod held;
 mod holders;
 mod index;
 mod moves;
-mod prefetch;
 pub mod render;
 mod serve;
 mod status;
@@ -56,8 +55,9 @@ mod updated;
 pub use serve::{serve, BadLines, Style};
 pub use status::{Status, UpdateMove};
 
+use crate::analysis::budget::update_reads;
 use crate::analysis::rules::{self, Counts};
-use crate::analysis::{MemoryBudget, Rule};
+use crate::analysis::Rule;
 use crate::error::Error;
 use crate::input::driver::{self, Reads};
 use crate::input::source::Input;
@@ -66,7 +66,7 @@ use file_heaps::FileHeaps;
 use held::{HeapRef, NimSum};
 use holders::OrTree;
 use index::IndexFold;
-use moves::Holders;
+use moves::HolderLookup;
 use status::{value_of, Summary};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -126,7 +126,7 @@ pub struct Position<'a> {
     nim_sum: NimSum,
     updated: Updated,
     /// With `moves` only.
-    holders: Option<Holders>,
+    holders: Option<HolderLookup>,
     updates: u64,
     last_heap: Option<u64>,
 }
@@ -151,22 +151,7 @@ impl Position<'static> {
                  not a pipe or a device"
             )));
         }
-        Position::read(input, format, options, &initial_reads(options.threads))
-    }
-}
-
-/// How the initial pass reads FILE: with positioned reads into small
-/// buffers (faster than the map for one pass), a heap too long for them
-/// in place from the map, which the updates then read.
-fn initial_reads(threads: usize) -> Reads {
-    Reads {
-        ranges: threads.max(1),
-        min_range_bytes: 4 << 20,
-        read_bytes: MemoryBudget::ONE_PASS_READ_BYTES,
-        max_buffered_heap_bytes: 8 << 20,
-        max_packed_bytes: 0,
-        stream_chunk_bytes: 128 << 10,
-        heaps_in_place: false,
+        Position::read(input, format, options, &update_reads(options.threads))
     }
 }
 
@@ -212,7 +197,7 @@ impl<'a> Position<'a> {
         name: &str,
         options: &UpdateOptions,
     ) -> Result<Position<'a>, Error> {
-        let reads = initial_reads(options.threads);
+        let reads = update_reads(options.threads);
         Position::read(Input::memory(data, name), format, options, &reads)
     }
 
@@ -228,22 +213,19 @@ impl<'a> Position<'a> {
         })?;
         let built = folded.fold.finish();
         let holders = options.moves.then(|| match built.blocks {
-            Some((counts, leaves)) => Holders::Words {
+            Some((counts, leaves)) => HolderLookup::Words {
                 counts: Box::new(counts),
                 tree: OrTree::new(leaves),
                 long_updated: BTreeSet::new(),
             },
-            None => Holders::Search,
+            None => HolderLookup::Search,
         });
         Ok(Position {
             file: FileHeaps::new(input, format, built.index)?,
             rule: options.rule,
             inline_bits: options.inline_bits,
-            heaps: built.heaps,
-            counts: Counts {
-                ones: built.ones,
-                big: built.big,
-            },
+            heaps: built.survey.heaps,
+            counts: built.survey.counts(),
             nim_sum: NimSum::new(built.nim_sum),
             updated: Updated::default(),
             holders,
@@ -272,7 +254,7 @@ impl<'a> Position<'a> {
     /// byte per heap, plus a few bytes per thread of the initial pass).
     pub fn index_bytes(&self) -> u64 {
         let tree = match &self.holders {
-            Some(Holders::Words { tree, .. }) => tree.bytes(),
+            Some(HolderLookup::Words { tree, .. }) => tree.bytes(),
             _ => 0,
         };
         self.file.index_bytes() + tree

@@ -1,17 +1,17 @@
-//! The winning move after each update (`--moves`): which heap, by the
-//! plan of [`crate::analysis::rules::move_plan`], and how many heaps
+//! The winning move after each update (`--moves`): which heap, as
+//! [`crate::analysis::rules::choose_move`] chooses it, and how many heaps
 //! admit one.
 //!
 //! Two ways, by what FILE holds:
 //!
-//! - **Every heap of FILE fits in 64 bits** ([`Holders::Words`]): the
+//! - **Every heap of FILE fits in 64 bits** ([`HolderLookup::Words`]): the
 //!   holders of each bit 0 to 63 are counted and the OR tree of
 //!   [`super::holders`] leads to the first heap holding a bit, in
 //!   O(log n) plus one block of heaps read. The msb of a nim-sum past
 //!   bit 63 can only come from updated heaps longer than 64 bits; they
 //!   are kept in order and searched there. Misère's heap ≥ 2 is the first whose bits 1 to 63 are not
 //!   all 0 (or a long updated heap), its lone 1-heap the first with bit 0.
-//! - **FILE has a longer heap** ([`Holders::Search`]): counting the holders
+//! - **FILE has a longer heap** ([`HolderLookup::Search`]): counting the holders
 //!   of a bit past 63 would need a counter per bit of the longest heap,
 //!   so each move is found by a search over the heaps in order (the
 //!   updated ones from the map), counting the holders of the msb: one
@@ -19,10 +19,10 @@
 
 use super::file_heaps::FileHeaps;
 use super::held::{HeapRef, NimSum};
-use super::holders::{BitCounts, OrTree};
+use super::holders::{OrTree, WordHolderCounts};
 use super::index::HeapIndex;
 use super::updated::Updated;
-use crate::analysis::rules::{move_plan, winning_moves, Counts, MovePlan};
+use crate::analysis::rules::{choose_move, Counts, MoveFinder};
 use crate::analysis::Rule;
 use crate::error::Error;
 use crate::input::HeapValue;
@@ -31,11 +31,11 @@ use std::ops::ControlFlow;
 
 /// What finding the move keeps between updates.
 #[derive(Debug)]
-pub(super) enum Holders {
+pub(super) enum HolderLookup {
     /// Every heap of FILE fits in 64 bits.
     Words {
         /// The holders of each bit 0 to 63, over every heap's low word.
-        counts: Box<BitCounts>,
+        counts: Box<WordHolderCounts>,
         /// The OR of each block of heaps' low words (a superset).
         tree: OrTree,
         /// The updated heaps longer than 64 bits, in order.
@@ -88,7 +88,7 @@ impl Wanted {
     }
 }
 
-impl Holders {
+impl HolderLookup {
     /// Follows heap `heap` going from `old` to `new`.
     pub(super) fn replace(
         &mut self,
@@ -97,7 +97,7 @@ impl Holders {
         old: &HeapRef<'_>,
         new: &HeapRef<'_>,
     ) {
-        let Holders::Words {
+        let HolderLookup::Words {
             counts,
             tree,
             long_updated,
@@ -117,13 +117,14 @@ impl Holders {
 
     /// Starts fetching the tree's leaf over heap `heap` (a hint).
     pub(super) fn prefetch(&self, heap: u64, index: &HeapIndex) {
-        if let Holders::Words { tree, .. } = self {
+        if let HolderLookup::Words { tree, .. } = self {
             tree.prefetch_leaf(index.block_of(heap));
         }
     }
 
     /// The number of heaps that admit a winning move, and the heap of
-    /// the deterministic one (SPEC section 1).
+    /// the deterministic one (SPEC section 1, chosen by
+    /// [`choose_move`]).
     pub(super) fn find(
         &mut self,
         file: &FileHeaps<'_>,
@@ -132,15 +133,34 @@ impl Holders {
         sum: &NimSum,
         rule: Rule,
     ) -> Result<(u64, Option<Chosen>), Error> {
-        let plan = move_plan(rule, counts, sum.is_nonzero());
-        let (wanted, target) = match plan {
-            MovePlan::None => return Ok((0, None)),
-            MovePlan::XorMsb => (Wanted::Bit(sum.bit_length() - 1), Target::XorSum),
-            MovePlan::SingleBig { target } => (Wanted::Big, Target::Value(target)),
-            MovePlan::TakeOne => (Wanted::One, Target::Value(0)),
+        let msb = sum.is_nonzero().then(|| sum.bit_length() - 1);
+        let mut finder = Finder {
+            holders: self,
+            file,
+            updated,
+            counts,
         };
-        let (holders, found) = match self {
-            Holders::Words {
+        let (count, chosen) = choose_move(rule, counts, msb, &mut finder)?;
+        Ok((count, chosen.flatten()))
+    }
+}
+
+/// How a position finds the move's heap: through the holder counts and
+/// the OR tree, or a search over the heaps in order.
+struct Finder<'h, 'f> {
+    holders: &'h mut HolderLookup,
+    file: &'h FileHeaps<'f>,
+    updated: &'h Updated,
+    counts: Counts,
+}
+
+impl Finder<'_, '_> {
+    /// How many heaps are `wanted` (exact for a bit), and the first, as a
+    /// move that leaves `target`.
+    fn first(&mut self, wanted: Wanted, target: Target) -> Result<(u64, Option<Chosen>), Error> {
+        let (file, updated) = (self.file, self.updated);
+        let (holders, found) = match self.holders {
+            HolderLookup::Words {
                 counts: bits,
                 tree,
                 long_updated,
@@ -154,9 +174,9 @@ impl Holders {
                     Some(&heap) => (1, Some(updated_heap(updated, heap))),
                     None => (1, first_in_tree(tree, !1, file, updated)?),
                 },
-                Wanted::One => (counts.ones, first_in_tree(tree, 1, file, updated)?),
+                Wanted::One => (self.counts.ones, first_in_tree(tree, 1, file, updated)?),
             },
-            Holders::Search => search(file, updated, wanted)?,
+            HolderLookup::Search => search(file, updated, wanted)?,
         };
         let chosen = found.map(|(heap, from, offset)| Chosen {
             heap,
@@ -164,7 +184,23 @@ impl Holders {
             offset,
             target,
         });
-        Ok((winning_moves(plan, counts, holders), chosen))
+        Ok((holders, chosen))
+    }
+}
+
+impl MoveFinder for Finder<'_, '_> {
+    type Move = Option<Chosen>;
+
+    fn on_msb_holder(&mut self, msb: u64) -> Result<(u64, Option<Chosen>), Error> {
+        self.first(Wanted::Bit(msb), Target::XorSum)
+    }
+
+    fn on_first_big(&mut self, target: u64) -> Result<Option<Chosen>, Error> {
+        Ok(self.first(Wanted::Big, Target::Value(target))?.1)
+    }
+
+    fn on_first_one(&mut self) -> Result<Option<Chosen>, Error> {
+        Ok(self.first(Wanted::One, Target::Value(0))?.1)
     }
 }
 

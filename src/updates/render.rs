@@ -46,7 +46,7 @@ pub fn json(status: &Status) -> String {
 }
 
 /// Appends [`human`]'s line to `out`.
-pub fn write_human(status: &Status, out: &mut String) {
+pub(crate) fn write_human(status: &Status, out: &mut String) {
     write_head(status.update, status.heap, status.winner, out);
     let value_start = out.len();
     value_phrase(&status.nim_sum, out);

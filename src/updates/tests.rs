@@ -5,7 +5,7 @@
 
 use super::held::HeapRef;
 use super::index::SAMPLE_EVERY;
-use super::moves::Holders;
+use super::moves::HolderLookup;
 use super::{Position, UpdateOptions};
 use crate::input::driver::Reads;
 use crate::input::source::Input;
@@ -126,7 +126,7 @@ fn check_position(position: &Position<'_>, heaps: &[Vec<u64>], sum: &[u64], case
     }
     let fits = heaps.iter().all(|h| crate::nimsum::bit_length(h) <= 64);
     match &position.holders {
-        Some(Holders::Words { counts, .. }) => {
+        Some(HolderLookup::Words { counts, .. }) => {
             assert!(fits, "{case}");
             for bit in 0..64 {
                 let holders = heaps
@@ -136,7 +136,7 @@ fn check_position(position: &Position<'_>, heaps: &[Vec<u64>], sum: &[u64], case
             }
             check_blocks(position, heaps.len() as u64, case);
         }
-        Some(Holders::Search) => assert!(!fits, "{case}"),
+        Some(HolderLookup::Search) => assert!(!fits, "{case}"),
         None => panic!("{case}: moves were asked for"),
     }
 }

@@ -16,7 +16,7 @@
 //! the indices come from the user, who gains nothing from collisions.
 
 use super::held::HeapRef;
-use super::prefetch::prefetch;
+use crate::arch::prefetch::prefetch;
 
 /// A slot's heap when the slot is empty (no heap has this index).
 const EMPTY: u64 = u64::MAX;

@@ -15,7 +15,7 @@
 //! [`AtomicFile`](crate::output::AtomicFile), or call [`check_bytes`] first.
 
 use crate::error::Error;
-use crate::input::source::{self, InputBytes};
+use crate::input::source;
 use crate::input::{format_of, Format, Heap, HeapScanner, Scanner};
 use crate::workbench::encode::{self, EncodeError};
 use std::io::{BufWriter, Write};
@@ -37,10 +37,8 @@ impl Input {
     pub fn open(path: &Path, from: Option<Format>) -> Result<Input, Error> {
         let shown = path.display().to_string();
         let format = format_of(path, &shown, from, "--format")?;
-        let input = source::Input::open(path, &shown, true)?;
         // A stream, or a file that cannot be mapped, is read into memory.
-        let mapped = matches!(input.bytes(), InputBytes::File(file) if file.map().is_some());
-        let input = if mapped { input } else { input.into_memory()? };
+        let input = source::Input::open(path, &shown, true)?.held_in_place()?;
         Ok(Input { input, format })
     }
 
@@ -58,11 +56,7 @@ impl Input {
     }
 
     fn bytes(&self) -> &[u8] {
-        match self.input.bytes() {
-            InputBytes::Memory(bytes) => bytes,
-            InputBytes::File(file) => file.map().expect("opened mapped").map(),
-            InputBytes::Stream(_) => unreachable!("streams are read into memory"),
-        }
+        self.input.in_place().expect("held in place").bytes
     }
 }
 

@@ -19,7 +19,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 /// The largest heap written as `unary` (one byte per token, so 1 TiB a line).
-pub const UNARY_MAX: u64 = 1 << 40;
+pub(crate) const UNARY_MAX: u64 = 1 << 40;
 
 /// A non-negative integer read 64 bits at a time, least significant first.
 pub trait Magnitude {
@@ -136,7 +136,7 @@ fn capacity_phrase(format: Format) -> String {
 
 /// The largest bit length `format` can hold for every value of that length
 /// (`None`: unbounded). `unary` holds values up to [`UNARY_MAX`], so 40 bits.
-pub fn max_bit_length(format: Format) -> Option<u64> {
+pub(crate) fn max_bit_length(format: Format) -> Option<u64> {
     match format {
         Format::Unary => Some(u64::from(UNARY_MAX.trailing_zeros())),
         other => other.raw_width().map(|width| 8 * width as u64),

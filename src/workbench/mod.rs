@@ -19,8 +19,8 @@
 //!   quotients are checked against.
 //! - [`misere_check`] checks a misère quotient by that search: its
 //!   elements told apart (a lower bound on the order) and every small sum.
-//! - [`play`] plays a game out move by move between two strategies.
-//! - [`complexity`] measures how time and working memory grow with the
+//! - `play` plays a game out move by move between two strategies.
+//! - `complexity` measures how time and working memory grow with the
 //!   input, in child processes of the binary.
 //!
 //! The workbench stands on the crate's entry points
@@ -28,14 +28,18 @@
 //! library user would. Nothing below it imports from it, except the
 //! analysis's tests, which write their instances with [`encode`].
 
-pub mod complexity;
+pub(crate) mod complexity;
 pub mod convert;
 pub mod encode;
+#[doc(hidden)]
 pub mod game_tree;
 pub mod gen;
 pub mod grundy;
 pub mod grundy_misere;
+#[doc(hidden)]
 pub mod misere_check;
-pub mod play;
+pub(crate) mod play;
+#[doc(hidden)]
 pub mod verify;
+#[doc(hidden)]
 pub mod verify_game;

@@ -17,7 +17,7 @@
 //! the P-portion ([`first_option_where`], on heaps of any size).
 
 use super::kinds::Kinds;
-use crate::analysis::game_holders::Holder;
+use crate::analysis::game::holders::Holder;
 use crate::error::Error;
 use crate::games::misere::Quotient;
 use crate::games::{first_option_where, FoundMove};

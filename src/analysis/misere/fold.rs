@@ -9,15 +9,15 @@
 //! sum's product is the product of the counts' powers), the earlier
 //! range's first heaps win.
 
-use crate::analysis::game_holders::{Holder, LongTokens};
-use crate::analysis::game_sums::{GameShared, LongResidue, PastValues};
+use crate::analysis::game::holders::{Holder, LongTokens};
+use crate::analysis::game::sums::{GameShared, LongResidue, PastValues};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::arch::columns::BlockTally;
 use crate::arch::grundy_words::WordValues;
 use crate::error::Error;
 use crate::games::HeapSize;
-use crate::input::driver::{each_element, each_word, At, Fold};
+use crate::input::driver::{each_element, each_word, At, Fold, Needs};
 use crate::input::{Heap, HeapPos, LongTail, RawBlock, WordBlock};
 
 /// The shortest token whose bytes the count of the move's line skips.
@@ -140,6 +140,15 @@ impl<'s> MisereSum<'s> {
 }
 
 impl Fold for MisereSum<'_> {
+    /// Blocks of words; a long token's kind needs only its residue, so
+    /// its groups are drained as they are read.
+    fn needs(&self) -> Needs {
+        Needs {
+            drains_long_tokens: self.shared.modulus().is_some(),
+            ..Needs::WORDS
+        }
+    }
+
     #[inline(always)]
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         let bits = heap.value.bit_length();
@@ -182,10 +191,6 @@ impl Fold for MisereSum<'_> {
         Ok(())
     }
 
-    fn takes_words(&self) -> bool {
-        true
-    }
-
     /// A block of heaps of at most 64 bits as a raw array's block (heap by
     /// heap for wider heaps).
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
@@ -212,11 +217,6 @@ impl Fold for MisereSum<'_> {
         let piece = raw_arrays::survey_of(low.len(), &tally, &self.survey, |w| block.first_low(w));
         self.survey.merge(&piece);
         Ok(())
-    }
-
-    /// A long token's kind needs only its residue.
-    fn drains_long_tokens(&self) -> bool {
-        self.shared.modulus().is_some()
     }
 
     fn long_groups(&mut self, groups: &[u64]) {

@@ -8,8 +8,10 @@
 //! - [`fold`]: the pass, on every source and every path of the driver
 //!   (threads, `--memory` budgets, standard input), whose folds merge;
 //! - [`decide`]: the product, the winner and the move's heap and option;
-//! - [`span`]: the same over one byte range of a file, and the report of
-//!   the merged ranges (`--partial`, `merge`: SPEC section 11).
+//!
+//! The same over one byte range of a file, and the report of the merged
+//! ranges (`--partial`, `merge`: SPEC section 11), are in
+//! `sharded/range_passes.rs` and `sharded/whole_file.rs`.
 //!
 //! Everything misère play needs beyond the Grundy pass's machinery (sizes,
 //! residues, holders, the move written out) is here, so the folder can
@@ -18,21 +20,16 @@
 pub(crate) mod decide;
 pub(crate) mod fold;
 pub(crate) mod kinds;
-pub(crate) mod span;
 
-pub use span::{conclude_misere, misere_span, MisereSpan, WholeMisere};
-
-use super::budget::Shape;
-use super::facts::{Facts, Number, Stats};
-use super::game_holders::Holder;
-use super::game_run::{parts, written_move};
-use super::game_sums::{game_reads, GameShared};
-use super::rules::Player;
-use super::survey::Survey;
-use super::Options;
+use crate::analysis::facts::{Facts, MisereFacts, MisereMoveFacts, Stats};
+use crate::analysis::game::holders::Holder;
+use crate::analysis::game::moves::{parts, written_move};
+use crate::analysis::game::sums::{game_reads, GameShared};
+use crate::analysis::options::Options;
+use crate::analysis::rules::Player;
+use crate::analysis::survey::Survey;
 use crate::error::Error;
 use crate::games::misere::MAX_HEAPS;
-use crate::games::Period;
 use crate::input::driver;
 use crate::input::source::Input;
 use crate::input::Format;
@@ -40,48 +37,6 @@ use crate::working_memory::MemoryMeter;
 use kinds::{kinds_of, Kinds};
 use std::ops::Range;
 use std::time::Instant;
-
-/// What an analysis under misère play of a game other than Nim found
-/// besides the survey and the winner.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MisereFacts {
-    /// The game, canonical.
-    pub game: String,
-    /// The quotient's order.
-    pub order: usize,
-    /// The pretending function's proven period, if any.
-    pub period: Option<Period>,
-    /// n: the quotient is exact for every sum of heaps ≤ n (and of every
-    /// heap, with a period).
-    pub heaps_computed: u64,
-    /// The sum's product: the name of its class.
-    pub product: String,
-    /// The deterministic winning move.
-    pub winning_move: Option<MisereMoveFacts>,
-    /// Whether no heap has a move: the player to move wins by having none
-    /// (and there is no move to report).
-    pub stuck: bool,
-}
-
-/// The winning move under misère play: `take` tokens from a heap,
-/// leaving 0 to 2 heaps.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MisereMoveFacts {
-    /// 0-based heap index.
-    pub heap: u64,
-    /// 0-based offset of the heap's first byte.
-    pub offset: u64,
-    /// 1-based line of that byte (text formats only).
-    pub line: Option<u64>,
-    /// The heap's value.
-    pub from: Number,
-    /// The tokens taken.
-    pub take: u64,
-    /// The non-empty heaps left, the smaller first.
-    pub leave: Vec<Number>,
-    /// The name of the sum's product after the move.
-    pub to_product: String,
-}
 
 /// The heaps the quotient is computed for: `--max-values`, at most
 /// [`MAX_HEAPS`].
@@ -97,12 +52,7 @@ pub fn analyze_misere(
     options: &Options,
 ) -> Result<Facts, Error> {
     let kinds = kinds_of(&options.game, max_heap(options))?;
-    let shape = Shape {
-        len: input.size(),
-        format,
-        threads: options.threads,
-    };
-    let plan = options.memory.plan(&shape);
+    let plan = options.plan(input, format);
     let meter = MemoryMeter::start();
     let started = Instant::now();
     let (reads, mut cost) = game_reads(&plan);

@@ -457,7 +457,7 @@ fn borrow_limbs_pushed_in_any_order_match_the_heap_read() {
 
 #[test]
 fn a_heap_read_in_steps_has_the_residue_of_the_whole() {
-    use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
+    use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
     let mut rng = ChaCha8Rng::seed_from_u64(31);
     let digits: Vec<u8> = (0..2 * RELEASE_STEP_BYTES + 777)
         .map(|i| match i {

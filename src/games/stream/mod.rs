@@ -54,7 +54,6 @@ mod stats;
 #[cfg(test)]
 mod tests;
 
-pub use outputs::{OutputPaths, Outputs, Positions};
+pub use outputs::{OutputPaths, Outputs};
 pub use plan::{Limits, MIN_KEPT};
 pub use run::{Control, Outcome, Settings, Status, Streamer, MAX_VALUES};
-pub use stats::RareValues;

@@ -2,6 +2,7 @@
 //! the plain mex, at memory bounds from everything kept down to bounds
 //! that force the stop; checkpoints resumed into the same bytes.
 
+use super::outputs::Positions;
 use super::*;
 use crate::games::tests::{game, mex_values, GAMES};
 use crate::games::{Game, Sequence};

@@ -1,9 +1,9 @@
 //! The long tokens at the end of a range, read from the range's end.
 //!
 //! A `bits` or `hex` token longer than a read is held whole when read
-//! forward ([`crate::input::LongToken`]): its bit 0 is known only at its
+//! forward ([`crate::input::long::pieces::LongToken`]): its bit 0 is known only at its
 //! end. When a positioned pass meets one and its fold sums tokens from
-//! their end ([`Fold::sums_from_end`]), the range is read backward from
+//! their end ([`Needs::sums_from_end`](super::fold::Needs::sums_from_end)), the range is read backward from
 //! its end first, while its tokens are long: each is read from its last
 //! digit down ([`TokenFromEnd`]), its limbs XORed into the fold's shared
 //! sum as they come, and only its place, bit length and top limbs kept.
@@ -13,13 +13,15 @@
 //! but the sum; a short token stops the backward read, and a long token
 //! before it is read forward as before.
 
-use super::{Fold, Stop, LINE};
+use super::fold::Fold;
+use super::pass::{Stop, LINE};
+use super::progress;
 use crate::error::Error;
-use crate::input::long_tokens::{bits_per_digit, digits_per_limb};
-use crate::input::progress;
+use crate::input::format::Format;
+use crate::input::formats::token::is_space;
+use crate::input::long::from_end::{FromEnd, SummedHeap, TokenFromEnd};
+use crate::input::long::pieces::{bits_per_digit, digits_per_limb};
 use crate::input::source::FileInput;
-use crate::input::tokens_from_end::{FromEnd, SummedHeap, TokenFromEnd};
-use crate::input::{is_space, Format};
 
 /// The end of a range read backward: its tokens, summed.
 pub(super) struct Zone {
@@ -56,7 +58,7 @@ impl Zone {
         if std::mem::replace(&mut self.probed, true) {
             return Ok(false);
         }
-        let Some(max_bits) = fold.sums_from_end() else {
+        let Some(max_bits) = fold.needs().sums_from_end else {
             return Ok(false);
         };
         let bits_per_digit = bits_per_digit(reader.format);

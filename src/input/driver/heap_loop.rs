@@ -5,12 +5,16 @@
 //! fold a block of whole elements at a time ([`scan_piece`]). Pages of a
 //! map are released behind the loop.
 
-use super::{At, Fold, Stop};
-use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
-use crate::input::{
-    trailing_bytes_error, Format, Heap, HeapScanner, RawBlock, ScanVisitor, Scanner, TokenScratch,
-    WordBuffer,
-};
+use super::fold::{At, Fold};
+use super::pass::Stop;
+use crate::input::blocks::{RawBlock, WordBuffer};
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::formats::raw::trailing_bytes_error;
+use crate::input::heap::Heap;
+use crate::input::packed::TokenScratch;
+use crate::input::scanner::{HeapScanner, ScanVisitor};
+use crate::input::source::page_release::{PageReleaser, RELEASE_STEP_BYTES};
 
 /// Scans `piece` (first byte at offset `base`) into `fold`, counting heaps
 /// in `heaps`: the loop over heaps is compiled once per format.
@@ -77,7 +81,7 @@ impl<'a, F: Fold> ScanVisitor<'a> for HeapLoop<'_, '_, F> {
             mut released,
             stopped_at,
         } = self;
-        let result = match S::FILLS_WORDS && fold.takes_words() {
+        let result = match S::FILLS_WORDS && fold.needs().takes_words {
             true => in_blocks(&mut scanner, fold, heaps, scratch, &mut at, &mut released),
             false => scanner.each_heap(scratch, |heap| {
                 take_heap(fold, heaps, heap, &mut at, &mut released)

@@ -2,22 +2,26 @@
 //! scanner walks as they lie, a map's pages released behind the pass (and
 //! inside long heaps, step by step).
 
+use super::fold::{At, Fold};
 use super::heap_loop::{scan_piece, HeapLoop};
-use super::{At, Fold, Stop};
-use crate::input::page_release::{PageReleaser, RELEASE_STEP_BYTES};
-use crate::input::{Format, Scanner, TokenScratch};
+use super::pass::Stop;
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::packed::TokenScratch;
+use crate::input::source::page_release::RELEASE_STEP_BYTES;
+use crate::input::source::InPlace;
 use std::ops::Range;
 
-/// Reads `range` of `data` in place (a buffer, or a map whose pages
-/// `pages` releases behind the pass); returns the bytes read.
+/// Reads `range` of the bytes `place` holds (a buffer, or a map whose
+/// pages are released behind the pass); returns the bytes read.
 pub(super) fn read_in_place<F: Fold>(
-    data: &[u8],
-    pages: PageReleaser<'_>,
+    place: InPlace<'_>,
     format: Format,
     range: Range<u64>,
     fold: &mut F,
     heaps: &mut u64,
 ) -> Result<u64, (Stop, u64)> {
+    let (data, pages) = (place.bytes, place.pages);
     let (start, end) = (range.start as usize, range.end as usize);
     let slice = &data[start..end];
     if let Some(width) = format.raw_width() {
@@ -32,7 +36,7 @@ pub(super) fn read_in_place<F: Fold>(
         }
         return Ok(range.end - range.start);
     }
-    let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+    let mut scratch = fold.needs().packs_tokens.then(TokenScratch::default);
     let mut stopped_at = slice.len();
     let visitor = HeapLoop {
         fold,

@@ -7,14 +7,19 @@
 //! any other heap too long to buffer is read in place from the map, or,
 //! with no map, into a buffer that grows to hold it.
 
+use super::fold::{At, Fold};
 use super::from_end::{Backward, Zone};
 use super::heap_loop::scan_piece;
-use super::{At, Fold, Reads, Stop, LINE};
-use crate::input::file_changes;
-use crate::input::long_tokens::LongToken;
-use crate::input::progress;
+use super::pass::{Reads, Stop, LINE};
+use super::progress;
+use crate::input::format::Format;
+use crate::input::formats::any::{complete_prefix, Scanner};
+use crate::input::long::decimals::LongDecimal;
+use crate::input::long::pieces::LongToken;
+use crate::input::packed::TokenScratch;
+use crate::input::scanner::HeapScanner;
+use crate::input::source::file_changes;
 use crate::input::source::FileInput;
-use crate::input::{complete_prefix, Format, HeapScanner, LongDecimal, Scanner, TokenScratch};
 use std::ops::Range;
 
 /// Reads the ranges of a regular file with positioned reads.
@@ -67,7 +72,7 @@ impl<'a> Positioned<'a> {
         // A range shorter than a read needs no more than its own length.
         let range_len = usize::try_from(range.end - range.start).unwrap_or(usize::MAX);
         let mut buffer = ReadBuffer::new(self.reads.read_bytes.min(range_len).max(1));
-        let mut scratch = fold.packs_tokens().then(TokenScratch::default);
+        let mut scratch = fold.needs().packs_tokens.then(TokenScratch::default);
         let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
         let mut spare = Vec::new();
         // A token found too long to pack: read whole when met again.
@@ -155,7 +160,7 @@ impl<'a> Positioned<'a> {
         index: u64,
         bytes: &mut u64,
     ) -> Result<LongRead, Stop> {
-        let drains = fold.drains_long_tokens();
+        let drains = fold.needs().drains_long_tokens;
         loop {
             if drains {
                 token.drain_into(|groups| fold.long_groups(groups));
@@ -326,7 +331,7 @@ impl std::ops::DerefMut for ReadBuffer {
 /// when the fold drained its groups, else the whole heap; gives back the
 /// token's buffer.
 fn end_long<F: Fold>(token: LongToken, fold: &mut F, index: u64) -> Result<Vec<u64>, Stop> {
-    if fold.drains_long_tokens() {
+    if fold.needs().drains_long_tokens {
         let (tail, spare) = token.finish_drained();
         fold.long_tail(index, tail)?;
         return Ok(spare);

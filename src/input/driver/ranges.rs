@@ -1,13 +1,20 @@
 //! The one place work is split across threads: an input that can be read
 //! at any offset (or a span of it) is cut into ranges that start on heap
 //! boundaries, each read on a thread of its own, and their folds merged in
-//! file order.
+//! file order; and the reading of one range, in place or with
+//! positioned reads.
 
-use super::{read_range, Fold, Folded, Located, Reads};
+use super::fold::Fold;
+use super::in_place::read_in_place;
+use super::pass::{Folded, Located, RangeRun, Reads, Stop};
+use super::positioned::Positioned;
+use super::progress;
 use crate::error::Error;
-use crate::input::progress;
-use crate::input::source::{Input, RandomAccess};
-use crate::input::{first_boundary, Format};
+use crate::input::format::Format;
+use crate::input::formats::any::first_boundary;
+use crate::input::source::cancel::{Cancel, CANCEL_PIECE_BYTES};
+use crate::input::source::Input;
+use crate::input::source::{InPlace, RandomAccess};
 use std::ops::Range;
 
 /// The pass of [`run_random`](super::run_random) and
@@ -95,12 +102,13 @@ pub(super) fn split(
     reads: &Reads,
 ) -> Result<Vec<Range<u64>>, Error> {
     let (base, end) = (span.start, span.end);
+    let look = reads.max_buffered_heap_bytes as u64;
     let mut starts = vec![base];
     for k in 1..count {
         let nominal = base + (end - base) / count * k;
         let start = match format.raw_width() {
             Some(width) => nominal - (nominal - base) % width as u64,
-            None => match next_boundary(source, format, nominal, end, reads)? {
+            None => match next_boundary(source, format, (nominal, end), look, reads)? {
                 Some(start) => start,
                 None => continue,
             },
@@ -113,27 +121,101 @@ pub(super) fn split(
     Ok(starts.windows(2).map(|w| w[0]..w[1]).collect())
 }
 
-/// The first heap boundary at or after `from`, before `len` (the end of
-/// the span being cut): just past a separator. `None` when none comes
-/// within the longest heap a pass buffers.
+/// The first heap boundary of a text format at or after `at`, looking
+/// no further than `end` (the end of the span being cut, or of the
+/// input): `at` itself at the input's start or after a separator, else
+/// just past the next separator, or `end` when none comes before it.
+/// `None` when none comes within `look` bytes (a cut that would fall
+/// inside a heap that long is dropped). Reads a window of `reads`'s size
+/// (at most 64 KiB) at a time. The one place a boundary is searched for:
+/// the cuts between a pass's ranges, and the span of a sharded run's
+/// range (`span.rs`).
 pub(super) fn next_boundary(
     source: RandomAccess<'_>,
     format: Format,
-    from: u64,
-    len: u64,
+    (at, end): (u64, u64),
+    look: u64,
     reads: &Reads,
 ) -> Result<Option<u64>, Error> {
-    let mut window = vec![0u8; reads.read_bytes.min(64 << 10)];
-    // A separator just before `from` makes `from` itself a boundary.
-    let from = from.saturating_sub(1);
-    let mut at = from;
-    while at < len && at - from < reads.max_buffered_heap_bytes as u64 {
-        let n = window.len().min((len - at) as usize);
-        source.read_exact_at(&mut window[..n], at)?;
-        if let Some(end) = first_boundary(format, &window[..n]) {
-            return Ok(Some(at + end as u64));
-        }
-        at += n as u64;
+    if at == 0 || at >= end {
+        return Ok(Some(at.min(end)));
     }
-    Ok((at >= len).then_some(len))
+    let mut window = vec![0u8; reads.read_bytes.min(64 << 10)];
+    // A separator just before `at` makes `at` itself a boundary.
+    let from = at - 1;
+    let mut pos = from;
+    while pos < end && pos - from < look {
+        let n = window.len().min((end - pos) as usize);
+        source.read_exact_at(&mut window[..n], pos)?;
+        if let Some(past) = first_boundary(format, &window[..n]) {
+            return Ok(Some(pos + past as u64));
+        }
+        pos += n as u64;
+    }
+    Ok((pos >= end).then_some(end))
+}
+
+/// Reads one range of an input that can be read at any offset.
+fn read_range<F: Fold>(
+    source: RandomAccess<'_>,
+    cancel: (&Cancel, &str),
+    format: Format,
+    reads: &Reads,
+    range: Range<u64>,
+    mut fold: F,
+) -> Result<RangeRun<F>, Located> {
+    let mut heaps = 0;
+    let bytes = match (source.in_place(reads.heaps_in_place), source) {
+        (Some(data), _) => in_pieces(
+            source, data, cancel, format, reads, range, &mut fold, &mut heaps,
+        )?,
+        // Positioned reads look at the flag themselves.
+        (None, RandomAccess::File(file)) => {
+            Positioned::new(file, format, reads).read(range.clone(), &mut fold, &mut heaps)
+        }
+        (None, RandomAccess::Memory(_)) => unreachable!("bytes in memory are read in place"),
+    };
+    match bytes {
+        Ok(bytes) | Err((Stop::Done, bytes)) => Ok((fold, heaps, bytes)),
+        Err((Stop::Parse(error), _)) => Err(Located::Parse(error, None)),
+        Err((Stop::Failed(error), _)) => Err(Located::Failed(error)),
+    }
+}
+
+/// Reads `range` of `data` in place (a map's pages released by its
+/// releaser); when the input can be cancelled, in pieces of
+/// [`CANCEL_PIECE_BYTES`] cut at heap boundaries, the flag looked at
+/// before each. Returns the bytes read, as [`read_in_place`] does.
+#[allow(clippy::too_many_arguments)]
+fn in_pieces<F: Fold>(
+    source: RandomAccess<'_>,
+    data: InPlace<'_>,
+    (cancel, name): (&Cancel, &str),
+    format: Format,
+    reads: &Reads,
+    range: Range<u64>,
+    fold: &mut F,
+    heaps: &mut u64,
+) -> Result<Result<u64, (Stop, u64)>, Located> {
+    let pieces = match cancel.is_armed() && format != Format::Nimb {
+        true => {
+            let count = (range.end - range.start).div_ceil(CANCEL_PIECE_BYTES);
+            split(source, format, range, count, reads).map_err(Located::Failed)?
+        }
+        false => vec![range],
+    };
+    let mut total = 0;
+    for piece in pieces {
+        cancel.check(name).map_err(Located::Failed)?;
+        let read = read_in_place(data, format, piece, fold, heaps);
+        let bytes = match &read {
+            Ok(bytes) | Err((_, bytes)) => *bytes,
+        };
+        progress::read(bytes);
+        if let Err((stop, bytes)) = read {
+            return Ok(Err((stop, total + bytes)));
+        }
+        total += bytes;
+    }
+    Ok(Ok(total))
 }

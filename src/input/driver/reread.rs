@@ -1,13 +1,19 @@
 //! Reading one heap again, where an earlier pass found it: the move's heap
-//! when the first pass did not keep it whole.
+//! when the first pass did not keep it whole; or one byte of it (a digit
+//! of a long token the first pass left in the file).
 
+use super::fold::{At, Fold};
+use super::pass::{Reads, Stop};
 use super::positioned::Positioned;
-use super::{At, Fold, Reads, Stop};
 use crate::error::Error;
-use crate::input::file_changes;
-use crate::input::page_release::PageReleaser;
-use crate::input::source::{FileInput, Input, RandomAccess, Reading};
-use crate::input::{Format, Heap, HeapScanner, HeapValue, LongHeap, Scanner};
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::heap::{Heap, HeapValue};
+use crate::input::long::pieces::LongHeap;
+use crate::input::scanner::HeapScanner;
+use crate::input::source::file_changes;
+use crate::input::source::page_release::PageReleaser;
+use crate::input::source::{FileInput, Input, RandomAccess};
 
 /// A heap read again, where an earlier pass found it.
 pub struct Reread<'a> {
@@ -17,6 +23,17 @@ pub struct Reread<'a> {
     pub pages: PageReleaser<'a>,
     /// The bytes read to find it.
     pub bytes_read: u64,
+}
+
+/// The byte at `offset` of an input read at any offset (one digit of a
+/// heap an earlier pass left in the file).
+pub(crate) fn byte_at(input: &Input<'_>, offset: u64) -> Result<u8, Error> {
+    let mut byte = [0u8];
+    input
+        .random_access()
+        .expect("only an input read again holds heaps to reread")
+        .read_exact_at(&mut byte, offset)?;
+    Ok(byte[0])
 }
 
 /// Reads the heap that starts at `offset` again (an earlier pass found it
@@ -32,12 +49,12 @@ pub fn heap_at<'a>(
     let source = input
         .random_access()
         .expect("only an input read again holds heaps to reread");
-    let (data, pages) = match source {
-        RandomAccess::Memory(bytes) => (bytes, PageReleaser::NONE),
-        RandomAccess::File(file) => match file.reading(reads.heaps_in_place) {
-            Reading::Mapped(map) => (map.map(), map.pages()),
-            Reading::Positioned => return reread_positioned(input, file, format, offset, reads),
-        },
+    let (data, pages) = match (source.in_place(reads.heaps_in_place), source) {
+        (Some(place), _) => (place.bytes, place.pages),
+        (None, RandomAccess::File(file)) => {
+            return reread_positioned(input, file, format, offset, reads)
+        }
+        (None, RandomAccess::Memory(_)) => unreachable!("bytes in memory are read in place"),
     };
     let mut scanner = Scanner::new(format, &data[offset as usize..], offset).releasing(pages);
     let gone = || file_changes::changed(input.name(), "a heap read before is gone");

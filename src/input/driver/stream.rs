@@ -2,13 +2,15 @@
 //! boundaries, the unused tail carried to the next read, lines counted as
 //! the chunks go by, since a stream cannot be read again to find them.
 
+use super::fold::{At, Fold};
 use super::heap_loop::scan_piece;
-use super::{At, Fold, Located, Reads, Stop};
+use super::pass::{Located, Reads, Stop};
+use super::progress;
+use crate::input::format::Format;
+use crate::input::formats::any::complete_prefix;
 use crate::input::lines::Lines;
-use crate::input::page_release::PageReleaser;
-use crate::input::progress;
 use crate::input::source::fill;
-use crate::input::{complete_prefix, Format};
+use crate::input::source::page_release::PageReleaser;
 
 /// The first read's size: 8 KiB; reads grow to the chunk size from there.
 const FIRST_CHUNK_BYTES: usize = 8 << 10;

@@ -5,10 +5,20 @@
 //! the same indices, offsets and values, the same lines on a stream, and
 //! the same error.
 
-use super::*;
+use super::fold::{At, Fold, Needs};
+use super::pass::Reads;
+use super::ranges;
+use super::reread::heap_at;
+use super::run::run;
+use crate::error::Error;
+use crate::input::format::Format;
+use crate::input::formats::any::Scanner;
+use crate::input::heap::{Heap, HeapValue};
 use crate::input::lines::line_and_column;
+use crate::input::long::from_end::SummedHeap;
+use crate::input::scanner::HeapScanner;
 use crate::input::source::Input;
-use crate::input::{HeapScanner, Scanner, SummedHeap};
+use crate::input::source::RandomAccess;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{Read, Write};
@@ -110,7 +120,7 @@ fn instance_of(rng: &mut ChaCha8Rng, format: Format, heaps: usize, max_bits: u32
         if let Some(top) = limbs.last_mut() {
             *top >>= (64 - bits % 64) % 64;
         }
-        let value = HeapValue::Limbs(crate::input::trimmed(limbs));
+        let value = HeapValue::Limbs(crate::input::heap::trimmed(limbs));
         crate::workbench::encode::write_heap(format, &value, &mut out).unwrap();
         if format.is_text() && format != Format::Unary && rng.random_bool(0.3) {
             out.extend_from_slice(&b"  \r\n\t"[..rng.random_range(1..5)]);
@@ -168,8 +178,8 @@ impl Fold for InBlocks {
         self.0.heap(index, heap, at)
     }
 
-    fn takes_words(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::WORDS
     }
 
     fn merge(&mut self, later: InBlocks, heaps_before: u64) -> Result<(), Error> {
@@ -302,8 +312,11 @@ impl Fold for SumFromEnd<'_> {
         Ok(())
     }
 
-    fn sums_from_end(&self) -> Option<u64> {
-        Some(u64::MAX)
+    fn needs(&self) -> Needs {
+        Needs {
+            sums_from_end: Some(u64::MAX),
+            ..Needs::NOTHING
+        }
     }
 
     fn xor_limbs(&self, first: u64, limbs: &[u64]) {

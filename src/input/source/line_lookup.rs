@@ -6,10 +6,11 @@
 //! `--memory log` keeps its bound. A stream counts its lines as it is read
 //! (`driver/stream.rs`), so it has no lookup here.
 
-use super::{FileInput, Input, InputBytes};
+use super::file::FileInput;
+use super::input::{Input, InputBytes};
 use crate::error::Error;
 use crate::input::lines::{line_and_column, Lines};
-use crate::input::page_release::RELEASE_STEP_BYTES;
+use crate::input::source::page_release::RELEASE_STEP_BYTES;
 use std::ops::Range;
 
 /// The largest buffer line counting reads a file into without its map.
@@ -26,8 +27,8 @@ impl Input<'_> {
     /// [`Input::line_and_column`], not reading the byte ranges of `no_lf`
     /// (in increasing order, known to hold no LF), reading a file without
     /// its map into a buffer of at most `buffer_bytes` (the pass's reads,
-    /// so that `--memory log` keeps its bound), and adding the bytes it
-    /// reads to `read`.
+    /// so that `--memory log` keeps its bound) and 64 KiB, and adding the
+    /// bytes it reads to `read`.
     pub fn lines_to(
         &self,
         offset: u64,
@@ -35,49 +36,97 @@ impl Input<'_> {
         buffer_bytes: usize,
         read: &mut u64,
     ) -> Result<Option<(u64, u64)>, Error> {
-        let found = match &self.bytes {
+        let found = match self.bytes() {
             InputBytes::Memory(bytes) => {
                 *read += offset.min(bytes.len() as u64);
                 line_and_column(bytes, offset as usize)
             }
-            InputBytes::File(file) => file.line_and_column(offset, no_lf, buffer_bytes, read)?,
+            InputBytes::File(file) => {
+                let offset = offset.min(file.stamp().len_at_open());
+                let mut lines = Lines::default();
+                let buffer_bytes = buffer_bytes.min(LINE_BUFFER_BYTES);
+                let mut buffer = file.line_buffer(buffer_bytes, offset);
+                file.count_lines(&mut lines, offset, no_lf, &mut buffer, read)?;
+                lines.line_and_column(offset)
+            }
             InputBytes::Stream(_) => return Ok(None),
         };
+        Ok(Some(found))
+    }
+
+    /// The LFs from offset `start` up to each of `stops` (offsets at or
+    /// past it, in increasing order, within the input), counted from
+    /// `start` ([`Lines::starting_at`]): the lines of a byte range of a
+    /// file and of the heaps its partial names. Reads as
+    /// [`Input::lines_to`] does, in a buffer of at most `buffer_bytes`,
+    /// adding the bytes it reads to `read`; `None` for a stream.
+    pub fn lines_from(
+        &self,
+        start: u64,
+        stops: &[u64],
+        buffer_bytes: usize,
+        read: &mut u64,
+    ) -> Result<Option<Vec<Lines>>, Error> {
+        let mut lines = Lines::starting_at(start);
+        let mut found = Vec::with_capacity(stops.len());
+        match self.bytes() {
+            InputBytes::Memory(bytes) => {
+                for &stop in stops {
+                    *read += stop - lines.counted_to();
+                    lines.count_to(bytes, 0, stop);
+                    found.push(lines);
+                }
+            }
+            InputBytes::File(file) => {
+                let last = stops.last().map_or(start, |&stop| stop);
+                let mut buffer = file.line_buffer(buffer_bytes, last - start);
+                for &stop in stops {
+                    file.count_lines(&mut lines, stop, &[], &mut buffer, read)?;
+                    found.push(lines);
+                }
+            }
+            InputBytes::Stream(_) => return Ok(None),
+        }
         Ok(Some(found))
     }
 }
 
 impl FileInput {
-    /// The line and column of `offset`: through the map if it is open
-    /// (releasing pages behind), else with positioned reads into a buffer
-    /// of at most `buffer_bytes`, not reading the ranges of `no_lf`.
-    fn line_and_column(
-        &self,
-        offset: u64,
-        no_lf: &[Range<u64>],
-        buffer_bytes: usize,
-        read: &mut u64,
-    ) -> Result<(u64, u64), Error> {
-        let offset = offset.min(self.stamp.len_at_open());
-        let mut lines = Lines::default();
-        let mut skips = no_lf.iter().peekable();
-        let in_map = self.map.get().and_then(Option::as_ref);
-        let mut buffer = match in_map {
+    /// The buffer line counting reads `len` bytes into without the map:
+    /// at most `buffer_bytes` (at least one); none when the map is open.
+    fn line_buffer(&self, buffer_bytes: usize, len: u64) -> Vec<u8> {
+        match self.opened_map() {
             Some(_) => Vec::new(),
             None => vec![
                 0;
                 buffer_bytes
-                    .clamp(1, LINE_BUFFER_BYTES)
-                    .min(offset as usize)
+                    .max(1)
+                    .min(len.try_into().unwrap_or(usize::MAX))
             ],
-        };
-        while lines.counted_to() < offset {
+        }
+    }
+
+    /// Counts the LFs into `lines` from where it stopped up to `to`:
+    /// through the map if it is open (releasing pages behind), else with
+    /// positioned reads into `buffer` (from [`FileInput::line_buffer`]),
+    /// not reading the ranges of `no_lf`; adds the bytes read to `read`.
+    fn count_lines(
+        &self,
+        lines: &mut Lines,
+        to: u64,
+        no_lf: &[Range<u64>],
+        buffer: &mut [u8],
+        read: &mut u64,
+    ) -> Result<(), Error> {
+        let mut skips = no_lf.iter().peekable();
+        let in_map = self.opened_map();
+        while lines.counted_to() < to {
             let at = lines.counted_to();
             if let Some(skip) = skips.next_if(|s| s.start <= at) {
-                lines.skip_to(skip.end.min(offset));
+                lines.skip_to(skip.end.min(to));
                 continue;
             }
-            let until = skips.peek().map_or(offset, |s| s.start.min(offset));
+            let until = skips.peek().map_or(to, |s| s.start.min(to));
             let piece = match in_map {
                 Some(map) => {
                     let end = until.min(at + RELEASE_STEP_BYTES as u64);
@@ -95,14 +144,14 @@ impl FileInput {
                 map.pages().release(piece);
             }
         }
-        Ok(lines.line_and_column(offset))
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::source::tests::file_input;
+    use crate::input::source::input::tests::file_input;
 
     #[test]
     fn lines_and_columns_are_counted_across_reads_and_steps_of_the_map() {

@@ -101,26 +101,6 @@ impl Exponents {
     /// Fits both exponents, each the least-squares slope of log y against
     /// log n (values not above 0 left out); `None` with fewer than two
     /// distinct sizes.
-    ///
-    /// ```
-    /// use nimstream::workbench::complexity::{Exponents, Measurement};
-    ///
-    /// // Time grows as the square of the size; working memory stays flat.
-    /// let row = |bytes: u64, seconds: f64| Measurement {
-    ///     bytes,
-    ///     heaps: bytes / 8,
-    ///     max_bit_length: 64,
-    ///     passes: 1,
-    ///     bytes_scanned: bytes,
-    ///     working_memory_bytes: 4096,
-    ///     peak_rss_bytes: 1 << 20,
-    ///     seconds,
-    /// };
-    /// let fitted = Exponents::fit(&[row(1_000, 0.01), row(10_000, 1.0)]).unwrap();
-    /// assert!((fitted.time - 2.0).abs() < 1e-9);
-    /// assert!(fitted.working_memory.abs() < 1e-9);
-    /// assert_eq!(Exponents::fit(&[row(1_000, 0.01)]), None);
-    /// ```
     pub fn fit(rows: &[Measurement]) -> Option<Exponents> {
         let fit = |y: fn(&Measurement) -> f64| {
             let points: Vec<(f64, f64)> = rows.iter().map(|r| (r.bytes as f64, y(r))).collect();
@@ -307,6 +287,25 @@ fn parse_report(json: &[u8], peak_rss_bytes: u64) -> Option<Measurement> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponents_are_the_slopes_of_time_and_memory() {
+        // Time grows as the square of the size; working memory stays flat.
+        let row = |bytes: u64, seconds: f64| Measurement {
+            bytes,
+            heaps: bytes / 8,
+            max_bit_length: 64,
+            passes: 1,
+            bytes_scanned: bytes,
+            working_memory_bytes: 4096,
+            peak_rss_bytes: 1 << 20,
+            seconds,
+        };
+        let fitted = Exponents::fit(&[row(1_000, 0.01), row(10_000, 1.0)]).unwrap();
+        assert!((fitted.time - 2.0).abs() < 1e-9);
+        assert!(fitted.working_memory.abs() < 1e-9);
+        assert_eq!(Exponents::fit(&[row(1_000, 0.01)]), None);
+    }
 
     pub(super) fn row(bytes: u64, seconds: f64, working_memory_bytes: u64) -> Measurement {
         Measurement {

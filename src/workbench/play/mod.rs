@@ -18,18 +18,6 @@
 //! strategies and the sides, `console.rs` a person's moves, `transcript.rs`
 //! the lines printed, and `starting_heaps.rs` the heaps a game starts from
 //! (a `--heaps` list or an instance file).
-//!
-//! ```
-//! use nimstream::workbench::play::{play_out, Console, Ending, Game, Sides, Strategy};
-//! use nimstream::{Player, Rule};
-//!
-//! let mut game = Game::new(vec![3u32.into(), 4u32.into(), 5u32.into()], Rule::Misere);
-//! let console = Console::new(Box::new(std::io::empty()), Box::new(std::io::sink()), false);
-//! let mut sides = Sides::new(Strategy::Optimal, Strategy::Delay, 0, console);
-//! let ending = play_out(&mut game, &mut sides, 1000, |_, _| Ok(()))?;
-//! assert_eq!(ending, Ending::Won(Player::First));
-//! # Ok::<(), nimstream::Error>(())
-//! ```
 
 mod console;
 mod starting_heaps;
@@ -37,7 +25,7 @@ mod strategy;
 mod transcript;
 
 pub use console::Console;
-pub use starting_heaps::{parse_heap_list, parse_heaps, read_heaps};
+pub use starting_heaps::{parse_heap_list, read_heaps};
 pub use strategy::{Sides, Strategy};
 pub use transcript::{stopped_note, summary, Transcript};
 
@@ -217,6 +205,15 @@ mod tests {
 
     pub(super) fn heaps(values: &[u32]) -> Vec<BigUint> {
         values.iter().map(|&v| BigUint::from(v)).collect()
+    }
+
+    #[test]
+    fn the_optimal_player_wins_against_delay_under_misere() {
+        let mut game = Game::new(heaps(&[3, 4, 5]), Rule::Misere);
+        let console = Console::new(Box::new(io::empty()), Box::new(io::sink()), false);
+        let mut sides = Sides::new(Strategy::Optimal, Strategy::Delay, 0, console);
+        let ending = play_out(&mut game, &mut sides, 1000, |_, _| Ok(())).unwrap();
+        assert_eq!(ending, Ending::Won(Player::First));
     }
 
     pub(super) fn quiet_console(input: &'static str, typed: bool) -> Console {

@@ -33,18 +33,6 @@ pub fn read_heaps(path: &Path, format: Option<Format>) -> Result<Vec<BigUint>, E
     heaps_of(&input, format)
 }
 
-/// The heaps of an instance held in memory, `name` standing for its path.
-///
-/// ```
-/// use nimstream::{workbench::play::parse_heaps, Format};
-/// let heaps = parse_heaps(b"111\n\n1\n", Format::Unary, "x.unary")?;
-/// assert_eq!(heaps, vec![3u32.into(), 0u32.into(), 1u32.into()]);
-/// # Ok::<(), nimstream::Error>(())
-/// ```
-pub fn parse_heaps(data: &[u8], format: Format, name: &str) -> Result<Vec<BigUint>, Error> {
-    heaps_of(&Input::memory(data, name), format)
-}
-
 /// The heaps of an input read into memory.
 fn heaps_of(input: &Input<'_>, format: Format) -> Result<Vec<BigUint>, Error> {
     let InputBytes::Memory(data) = input.bytes() else {
@@ -71,6 +59,17 @@ fn to_biguint(limbs: &[u64]) -> BigUint {
 mod tests {
     use super::*;
     use crate::workbench::play::tests::heaps;
+
+    /// The heaps of an instance held in memory, `name` standing for its path.
+    fn parse_heaps(data: &[u8], format: Format, name: &str) -> Result<Vec<BigUint>, Error> {
+        heaps_of(&Input::memory(data, name), format)
+    }
+
+    #[test]
+    fn unary_lines_are_heaps_of_their_ones() {
+        let heaps = parse_heaps(b"111\n\n1\n", Format::Unary, "x.unary").unwrap();
+        assert_eq!(heaps, vec![3u32.into(), 0u32.into(), 1u32.into()]);
+    }
 
     #[test]
     fn heap_lists_and_files_give_big_integers() {

@@ -21,6 +21,7 @@
 //! [`moves`] from the nim-sum's windows as they arrive, and the facts
 //! (`analysis/facts.rs`) go to the report.
 
+pub(crate) mod bit_counts;
 pub(crate) mod candidates;
 pub(crate) mod holder_counts;
 pub(crate) mod holder_search;

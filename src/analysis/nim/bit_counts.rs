@@ -1,0 +1,301 @@
+//! Exact counts of the heaps holding each bit position, for a stream:
+//! it is read once, so the count of the nim-sum's msb must be at hand
+//! for whichever position that turns out to be (see `holder_counts.rs`
+//! for the counts of an input read again).
+
+use crate::arch::columns::{self, BlockTally, ColumnCounter};
+use crate::input::{HeapValue, RawBlock};
+
+/// Exact counts of the heaps holding each bit position: bit-sliced
+/// counters (plane p holds bit p of each position's count; plane 0 is the
+/// nim-sum), fed [`STAGED`] heaps at a time.
+///
+/// Adding one limb straight into the planes ripples a carry through about
+/// seven of them, since some lane of 64 still carries. So heaps are staged
+/// eight at a time, and each limb position's eight words are summed by a
+/// carry-save tree into a 4-bit bit-sliced number that is added into the
+/// planes: the ripple is paid once per eight heaps (Harley–Seal's
+/// reduction, as in [`crate::arch::columns`], whose 32-heap steps would
+/// need 2 KiB of counters per limb position of a stream's longest heap,
+/// where this needs 64 bytes). Blocks of heaps of at most 64 bits (short
+/// tokens, raw arrays) are counted by that column loop, into one column
+/// counter for limb position 0. Lean counters, for small budgets, add
+/// each heap at once and stage nothing, and count blocks heap by heap.
+#[derive(Debug, Default)]
+pub struct BitCounts {
+    /// `planes[p][j]`: bit p of the counts of limb position j's 64 bits.
+    planes: Vec<Vec<u64>>,
+    /// `staged[j][k]`: limb j of the k-th staged heap (0 past its end).
+    staged: Vec<[u64; STAGED]>,
+    /// Heaps staged.
+    len: usize,
+    /// Limb positions the staged heaps reach.
+    reach: usize,
+    /// Limb position 0 of the blocks counted by the column loop.
+    columns: Option<Box<ColumnCounter>>,
+    /// Whether heaps go straight into the planes.
+    lean: bool,
+}
+
+/// Heaps staged before they are added into the planes.
+const STAGED: usize = 8;
+
+/// A carry-save adder: the sum and the carry of three words, lane by lane.
+#[inline(always)]
+fn carry_save(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let ab = a ^ b;
+    (ab ^ c, (a & b) | (c & ab))
+}
+
+/// The lane-by-lane sum of eight words as a bit-sliced number: bit p of
+/// each lane's count in word p.
+#[inline(always)]
+fn sum_of_eight(w: &[u64; STAGED]) -> [u64; 4] {
+    // Weight 1: seven words to a sum and three carries, then the eighth.
+    let (s_a, c_a) = carry_save(w[0], w[1], w[2]);
+    let (s_b, c_b) = carry_save(w[3], w[4], w[5]);
+    let (s_c, c_c) = carry_save(s_a, s_b, w[6]);
+    let (ones, c_d) = (s_c ^ w[7], s_c & w[7]);
+    // Weight 2: four carries; weight 4: two.
+    let (t_a, d_a) = carry_save(c_a, c_b, c_c);
+    let (twos, d_b) = (t_a ^ c_d, t_a & c_d);
+    [ones, twos, d_a ^ d_b, d_a & d_b]
+}
+
+impl BitCounts {
+    /// Counters that stage heaps, or `lean` ones that do not.
+    pub fn new(lean: bool) -> BitCounts {
+        BitCounts {
+            lean,
+            ..BitCounts::default()
+        }
+    }
+
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, mut other: BitCounts) {
+        self.flush();
+        other.flush();
+        if let Some(theirs) = other.columns.take() {
+            let mine = self.columns.get_or_insert_with(Box::default);
+            mine.add_columns(&theirs.columns());
+        }
+        let limbs = other.planes.iter().map(Vec::len).max().unwrap_or(0);
+        for j in 0..limbs {
+            let digits = other
+                .planes
+                .iter()
+                .map(|row| row.get(j).copied().unwrap_or(0));
+            self.add_to_planes(j, digits);
+        }
+    }
+
+    /// Counts one heap. Little-endian values (`nimb` records, long
+    /// decimals) are walked limb by limb in order rather than each limb
+    /// looked up.
+    pub fn add(&mut self, value: &HeapValue<'_>) {
+        match value {
+            HeapValue::LeBytes(bytes) => self.add_words(bytes.chunks(8).map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                u64::from_le_bytes(word)
+            })),
+            HeapValue::Limbs(limbs) => self.add_words(limbs.iter().copied()),
+            _ => self.add_limbs(value.bit_length(), |j| value.limb(j)),
+        }
+    }
+
+    /// Counts one heap of `bits` bits whose limb `j` is `limb(j)`.
+    pub fn add_limbs(&mut self, bits: u64, limb: impl Fn(u64) -> u64) {
+        self.add_words((0..bits.div_ceil(64) as usize).map(|j| limb(j as u64)));
+    }
+
+    /// Counts one heap whose limbs, from the lowest, are `words`.
+    fn add_words(&mut self, words: impl ExactSizeIterator<Item = u64>) {
+        if self.lean {
+            for (j, word) in words.enumerate() {
+                self.add_to_planes(j, std::iter::once(word));
+            }
+            return;
+        }
+        let limbs = words.len();
+        if self.staged.len() < limbs {
+            self.staged.resize(limbs, [0; STAGED]);
+        }
+        let k = self.len;
+        for (row, word) in self.staged.iter_mut().zip(words) {
+            row[k] = word;
+        }
+        self.reach = self.reach.max(limbs);
+        self.len += 1;
+        if self.len == STAGED {
+            self.flush();
+        }
+    }
+
+    /// Adds the staged heaps into the planes.
+    fn flush(&mut self) {
+        for j in 0..self.reach {
+            let digits = sum_of_eight(&self.staged[j]);
+            self.staged[j] = [0; STAGED];
+            self.add_to_planes(j, digits.into_iter());
+        }
+        (self.len, self.reach) = (0, 0);
+    }
+
+    /// Adds the bit-sliced number `digits` (lane by lane: its p-th word
+    /// holds bit p) to limb position `j`'s counts.
+    fn add_to_planes(&mut self, j: usize, mut digits: impl Iterator<Item = u64>) {
+        let mut carry = 0u64;
+        let mut p = 0;
+        loop {
+            let addend = digits.next();
+            if addend.is_none() && carry == 0 {
+                return;
+            }
+            if p == self.planes.len() {
+                self.planes.push(Vec::new());
+            }
+            let row = &mut self.planes[p];
+            if row.len() <= j {
+                row.resize(j + 1, 0);
+            }
+            let (sum, out) = carry_save(row[j], addend.unwrap_or(0), carry);
+            (row[j], carry) = (sum, out);
+            p += 1;
+        }
+    }
+
+    /// How many heaps have bit `position` set.
+    pub fn count(&self, position: u64) -> u64 {
+        let (limb, bit) = ((position / 64) as usize, position % 64);
+        let planes: u64 = self
+            .planes
+            .iter()
+            .enumerate()
+            .map(|(p, row)| (row.get(limb).map_or(0, |w| w >> bit & 1)) << p)
+            .sum();
+        let staged = self.staged.get(limb).map_or(0, |row| {
+            row.iter().filter(|&&w| w >> bit & 1 == 1).count() as u64
+        });
+        let columns = match (&self.columns, limb) {
+            (Some(counter), 0) => counter.columns()[bit as usize],
+            _ => 0,
+        };
+        planes + staged + columns
+    }
+
+    /// Counts a block of heaps of at most 64 bits with the column loop of
+    /// raw arrays and returns the block's tally; `None` for lean counters
+    /// (the block is then counted heap by heap).
+    #[inline]
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+        if self.lean {
+            return None;
+        }
+        let counter = self.columns.get_or_insert_with(Box::default);
+        Some(columns::tally(block.bytes, block.width, counter))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn value(limbs: &[u64]) -> HeapValue<'static> {
+        HeapValue::Limbs(crate::input::trimmed(limbs.to_vec()))
+    }
+
+    fn heaps(seed: u64, count: usize) -> Vec<Vec<u64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..count)
+            .map(|_| {
+                let len = rng.random_range(0..6);
+                (0..len)
+                    .map(|_| rng.random::<u64>() >> rng.random_range(0..64))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn naive(heaps: &[Vec<u64>], position: u64) -> u64 {
+        heaps.iter().filter(|h| value(h).bit(position)).count() as u64
+    }
+
+    #[test]
+    fn every_count_is_exact() {
+        let heaps = heaps(1, 500);
+        for lean in [false, true] {
+            // Counts read with heaps staged, and after every flush.
+            for len in [500, 496] {
+                let mut counts = BitCounts::new(lean);
+                heaps[..len].iter().for_each(|h| counts.add(&value(h)));
+                for position in 0..6 * 64 {
+                    assert_eq!(counts.count(position), naive(&heaps[..len], position));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counts_past_the_staged_words_carry_through_every_plane() {
+        // 70,001 heaps of all ones in their low limb, some with a second
+        // limb: counts that ripple through 17 planes, staged words left.
+        for lean in [false, true] {
+            ones_and_a_second_limb(BitCounts::new(lean));
+        }
+    }
+
+    fn ones_and_a_second_limb(mut counts: BitCounts) {
+        let (low, high) = (value(&[u64::MAX]), value(&[u64::MAX, 1 << 63 | 5]));
+        for k in 0..70_001u64 {
+            counts.add(if k % 3 == 0 { &high } else { &low });
+        }
+        assert!((0..64).all(|bit| counts.count(bit) == 70_001));
+        assert_eq!(counts.count(64), 23_334);
+        assert_eq!(counts.count(66), 23_334);
+        assert_eq!(counts.count(65), 0);
+        assert_eq!(counts.count(127), 23_334);
+        assert_eq!(counts.count(128), 0);
+    }
+
+    #[test]
+    fn blocks_counted_in_columns_add_to_the_heaps_counted_one_by_one() {
+        let long = heaps(4, 300);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let words: Vec<u64> = (0..1000)
+            .map(|_| rng.random::<u64>() >> rng.random_range(0..64))
+            .collect();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let block = |range: std::ops::Range<usize>| RawBlock {
+            bytes: &bytes[8 * range.start..8 * range.end],
+            width: 8,
+            index: 0,
+            base: 0,
+        };
+        let mut all: Vec<Vec<u64>> = long.clone();
+        all.extend(words.iter().map(|&w| vec![w]));
+        for lean in [false, true] {
+            let (mut first, mut second) = (BitCounts::new(lean), BitCounts::new(lean));
+            long[..150].iter().for_each(|h| first.add(&value(h)));
+            let tally = first.tally_raw(&block(0..600));
+            assert_eq!(tally.is_none(), lean);
+            if lean {
+                words[..600]
+                    .iter()
+                    .for_each(|&w| first.add_limbs(64, |_| w));
+            }
+            long[150..].iter().for_each(|h| second.add(&value(h)));
+            if second.tally_raw(&block(600..1000)).is_none() {
+                words[600..]
+                    .iter()
+                    .for_each(|&w| second.add_limbs(64, |_| w));
+            }
+            first.merge(second);
+            for position in 0..6 * 64 {
+                assert_eq!(first.count(position), naive(&all, position), "{position}");
+            }
+        }
+    }
+}

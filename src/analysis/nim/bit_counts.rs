@@ -197,17 +197,21 @@ impl BitCounts {
     }
 }
 
+/// The tests' heaps and their reference counts, which `holder_counts.rs`'s
+/// tests share.
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn value(limbs: &[u64]) -> HeapValue<'static> {
+    /// A heap of these limbs, the lowest first.
+    pub(in crate::analysis::nim) fn value(limbs: &[u64]) -> HeapValue<'static> {
         HeapValue::Limbs(crate::input::trimmed(limbs.to_vec()))
     }
 
-    fn heaps(seed: u64, count: usize) -> Vec<Vec<u64>> {
+    /// `count` heaps of 0 to 5 limbs, random bits and lengths.
+    pub(in crate::analysis::nim) fn heaps(seed: u64, count: usize) -> Vec<Vec<u64>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         (0..count)
             .map(|_| {
@@ -219,7 +223,8 @@ mod tests {
             .collect()
     }
 
-    fn naive(heaps: &[Vec<u64>], position: u64) -> u64 {
+    /// How many of `heaps` hold bit `position`, heap by heap.
+    pub(in crate::analysis::nim) fn naive(heaps: &[Vec<u64>], position: u64) -> u64 {
         heaps.iter().filter(|h| value(h).bit(position)).count() as u64
     }
 

@@ -316,29 +316,8 @@ impl HolderCounts {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bit_counts::tests::{heaps, naive, value};
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    fn value(limbs: &[u64]) -> HeapValue<'static> {
-        HeapValue::Limbs(crate::input::trimmed(limbs.to_vec()))
-    }
-
-    fn heaps(seed: u64, count: usize) -> Vec<Vec<u64>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        (0..count)
-            .map(|_| {
-                let len = rng.random_range(0..6);
-                (0..len)
-                    .map(|_| rng.random::<u64>() >> rng.random_range(0..64))
-                    .collect()
-            })
-            .collect()
-    }
-
-    fn naive(heaps: &[Vec<u64>], position: u64) -> u64 {
-        heaps.iter().filter(|h| value(h).bit(position)).count() as u64
-    }
 
     #[test]
     fn top_counts_are_exact_where_they_answer_and_cover_the_top() {

@@ -204,8 +204,9 @@ impl TopCounts {
 /// The counts a pass keeps, as [`Counting`] asks.
 #[derive(Debug)]
 pub enum HolderCounts {
-    /// Every position (a stream).
-    Every(BitCounts),
+    /// Every position (a stream; boxed, so that the counts of an input
+    /// read again take no more room for them).
+    Every(Box<BitCounts>),
     /// The top positions (an input that can be read again).
     Top(TopCounts),
     /// Every column of a raw array, counted in blocks (the one pass over
@@ -219,7 +220,7 @@ impl HolderCounts {
     /// Empty counts of the kind `counting` asks for, for `format`.
     pub fn new(counting: Counting, format: Format) -> HolderCounts {
         match counting {
-            Counting::Every { lean } => HolderCounts::Every(BitCounts::new(lean)),
+            Counting::Every { lean } => HolderCounts::Every(Box::new(BitCounts::new(lean))),
             Counting::Top { .. } if format.raw_width().is_some() => {
                 HolderCounts::Columns(Box::default())
             }
@@ -303,7 +304,7 @@ impl HolderCounts {
     /// Adds the counts of the heaps that follow.
     pub fn merge(&mut self, later: HolderCounts) {
         match (self, later) {
-            (HolderCounts::Every(mine), HolderCounts::Every(theirs)) => mine.merge(theirs),
+            (HolderCounts::Every(mine), HolderCounts::Every(theirs)) => mine.merge(*theirs),
             (HolderCounts::Top(mine), HolderCounts::Top(theirs)) => mine.merge(&theirs),
             (HolderCounts::Columns(mine), HolderCounts::Columns(theirs)) => {
                 mine.add_columns(&theirs.columns());

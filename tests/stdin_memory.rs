@@ -111,3 +111,40 @@ fn plain_reads_under_log_stay_within_the_bound() {
         "{used} bytes under --memory log --no-mmap"
     );
 }
+
+/// Standard input on a pipe is read through a pipe of 1 MiB: the default
+/// 64 KiB makes writer and reader wake each other sixteen times as often.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pipe_on_standard_input_is_widened() {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    let mut ends = [0; 2];
+    // SAFETY: `ends` has room for the two descriptors pipe2(2) writes
+    // (close-on-exec, so that the child holds no write end of its own).
+    assert_eq!(
+        unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) },
+        0
+    );
+    // SAFETY: pipe2(2) just opened both descriptors, owned by nothing else.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    let size = |fd: &OwnedFd| {
+        // SAFETY: F_GETPIPE_SZ reads a property of a live descriptor.
+        unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETPIPE_SZ) }
+    };
+    let before = size(&write);
+    // A second read end (close-on-exec too) keeps the pipe alive to be
+    // asked about once the child is done.
+    let kept = read.try_clone().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_nimstream"))
+        .args(["analyze", "-", "--json", "--format", "dec"])
+        .stdin(Stdio::from(read))
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::fs::File::from(write).write_all(b"3\n4\n5\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["nim_sum"]["dec"], "2");
+    assert!(before < 1 << 20, "{before}");
+    assert_eq!(size(&kept), 1 << 20);
+}

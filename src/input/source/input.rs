@@ -43,7 +43,9 @@ impl<'a> Input<'a> {
     /// every pass over a regular file to positioned reads (`--no-mmap`).
     pub fn open(path: &Path, name: &str, allow_map: bool) -> Result<Input<'static>, Error> {
         if name == "-" {
-            return Ok(Input::stream(Box::new(std::io::stdin()), name));
+            let stdin = std::io::stdin();
+            super::pipe::widen(&stdin);
+            return Ok(Input::stream(Box::new(stdin), name));
         }
         let file = File::open(path).map_err(|e| Error::io(name, e))?;
         let metadata = file.metadata().map_err(|e| Error::io(name, e))?;
@@ -52,6 +54,7 @@ impl<'a> Input<'a> {
             return Err(Error::io(name, why));
         }
         if !metadata.is_file() {
+            super::pipe::widen(&file);
             return Ok(Input::stream(Box::new(file), name));
         }
         let file = FileInput::new(Stamp::take(file, name)?, allow_map);

@@ -24,6 +24,7 @@ pub(crate) mod file_changes;
 pub(crate) mod input;
 mod line_lookup;
 pub(crate) mod page_release;
+mod pipe;
 
 pub(crate) use file::FileInput;
 pub(crate) use input::{fill, InPlace, Input, InputBytes, RandomAccess, STDIN_NAME};

@@ -17,7 +17,7 @@
 # without those variables checks the quoted outputs on every `cargo test`.
 # The speed tables have their own scripts, which take longer and write
 # bench/RESULTS.md (bench/compare.sh, games.sh, misere.sh, sequences.sh,
-# record.sh, graph.sh, updates.sh, long_decimal.sh, python.sh; spark.sh
+# record.sh, stdin.sh, graph.sh, updates.sh, long_decimal.sh, python.sh; spark.sh
 # writes bench/spark-results.md): run this after them to copy their tables
 # in. bench/misere_table.sh prints docs/misere.md's table of quotients, to
 # paste by hand (it takes up to 10 s a game).

@@ -68,13 +68,13 @@ $build_line
 
 $figures
 
-Where the time of the ints goes (perf, 10^6 such ints): the package's
-worker spends it in the one-pass analysis of a stream (the holder counts
-of every bit position, \`BitCounts::add\`, and the limbs of each record,
-about two thirds of its time: a stream is read once, so the move's heap
-is found by counting), the calling thread in \`int.to_bytes\`
-(\`_PyLong_AsByteArray\`, a byte at a time) and the allocation of its
-\`bytes\`. \`reduce\` XORs the ints' 30-bit digits where they lie; the
+Where the time of the ints goes (10^6 such ints): the calling thread's
+\`int.to_bytes\` (\`_PyLong_AsByteArray\`, a byte at a time) and the
+allocation of its \`bytes\` take about 390 ns an int timed alone from
+Python, nearly all of \`analyze\`'s; the worker, which analyses the records
+as a stream on the other core (the holder counts of every bit position
+summed eight heaps at a time by a carry-save tree), keeps up with it.
+\`reduce\` XORs the ints' 30-bit digits where they lie; the
 stable ABI (abi3) gives no access to them, and CPython's own fastest
 serialisations of such ints (\`pickle.dumps\`, \`marshal.dumps\` of a list)
 take about 340 ns an int on this machine, three to four times \`reduce\`'s

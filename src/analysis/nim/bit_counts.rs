@@ -94,11 +94,7 @@ impl BitCounts {
     /// looked up.
     pub fn add(&mut self, value: &HeapValue<'_>) {
         match value {
-            HeapValue::LeBytes(bytes) => self.add_words(bytes.chunks(8).map(|chunk| {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                u64::from_le_bytes(word)
-            })),
+            HeapValue::LeBytes(bytes) => self.add_words(bytes.chunks(8).map(columns::element)),
             HeapValue::Limbs(limbs) => self.add_words(limbs.iter().copied()),
             _ => self.add_limbs(value.bit_length(), |j| value.limb(j)),
         }

@@ -106,53 +106,6 @@ print(int(numpy.bitwise_xor.reduce(a)).bit_length())'
 have_numpy=0
 python3 -c 'import numpy' 2>/dev/null && have_numpy=1
 
-median() { # hyperfine JSON, command index → median seconds
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
-}
-
-# Runs commands in turn: one run of each per round, each round in an order
-# of its own, the rounds after WARMUP rounds that are not counted, with
-# `cat FILE > /dev/null` before every run, so that the page cache holds the file and a drift of this
-# shared machine's speed weighs on every command alike (hyperfine alone
-# runs all of one command's runs, then the next's). Writes JSON in
-# hyperfine's shape: results[i] has the command, its times and median.
-interleaved() { # JSON ROUNDS WARMUP FILE COMMAND...
-    local json=$1 rounds=$2 warmup=$3 file=$4
-    shift 4
-    local round parts=() order=()
-    for ((round = 0; round < warmup + rounds; round++)); do
-        local part="$json.round$round"
-        # Each round in its own order (the same for every run of the
-        # script), so that no command always follows the same one: what a
-        # command leaves behind (a peer's gigabyte of freed memory, a hot
-        # core) would otherwise weigh on its successor in every round.
-        # (Indices are shuffled: a command may span lines.)
-        local commands=("$@") at
-        order=()
-        for at in $(seq 0 $(($# - 1)) | shuf --random-source=<(yes "$round")); do
-            order+=("${commands[at]}")
-        done
-        hyperfine --style basic --runs 1 --prepare "cat $file > /dev/null" \
-            --export-json "$part" "${order[@]}" >&2
-        if [ "$round" -ge "$warmup" ]; then parts+=("$part"); fi
-    done
-    python3 - "$json" "$#" "$@" "${parts[@]}" <<'EOF'
-import json, statistics, sys
-out, count = sys.argv[1], int(sys.argv[2])
-commands, parts = sys.argv[3:3 + count], sys.argv[3 + count:]
-rounds = [{r["command"]: r["times"][0] for r in json.load(open(part))["results"]}
-          for part in parts]
-# In the order the commands were given, whatever order each round ran.
-results = []
-for command in commands:
-    times = [of_round[command] for of_round in rounds]
-    results.append({"command": command, "times": times,
-                    "median": statistics.median(times)})
-json.dump({"results": results}, open(out, "w"), indent=1)
-EOF
-    rm -f "${parts[@]}"
-}
-
 # Peak RSS in KiB of one `analyze --json FILE` by the binary $1.
 peak_rss_kib() {
     { /usr/bin/time -v "$1" analyze --json "$2" >/dev/null; } 2>&1 |

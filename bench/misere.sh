@@ -39,10 +39,6 @@ work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/nimstream-misere.XXXXXX")}
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
-median() { # hyperfine JSON, command index → median seconds
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
-}
-
 peak_rss_kib() { # command words → peak RSS in KiB
     { /usr/bin/time -v "$@" >/dev/null; } 2>&1 | awk -F': ' '/Maximum resident set size/ { print $2 }'
 }

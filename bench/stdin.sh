@@ -8,9 +8,9 @@
 # its cost is its own. BASELINE=PATH runs a previous build's standard
 # input side by side in the same rounds.
 #
-# Each round runs the commands in an order of its own, after `cat FILE >
-# /dev/null`; times are medians. Writes the stdin section of
-# bench/RESULTS.md.
+# The commands run in turn (bench/sections.sh's interleaved: each round in
+# an order of its own, after `cat FILE > /dev/null`); times are medians.
+# Writes the stdin section of bench/RESULTS.md.
 #
 # Usage: bench/stdin.sh [SIZE]      SIZE defaults to 256MiB
 # Environment: RUNS (default 5), BASELINE, BENCH_DIR (default a new
@@ -68,22 +68,13 @@ print("yes" if same else "**no**")
 EOF
 )
     json="$dir/$name.json"
-    for ((round = 0; round <= runs; round++)); do
-        order=()
-        for at in $(seq 0 $((${#commands[@]} - 1)) | shuf --random-source=<(yes "$round")); do
-            order+=("${commands[at]}")
-        done
-        hyperfine --style none --runs 1 --prepare "cat $file > /dev/null" \
-            --export-json "$json.$round" "${order[@]}" >/dev/null 2>&1
-    done
-    rows+=("$(python3 - "$name" "$(stat -c %s "$file")" "$runs" "$json" "${commands[@]}" <<'EOF'
-import json, statistics, sys
-name, size, runs, json_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-commands = sys.argv[5:]
-# Round 0 is the warm-up.
-rounds = [{r["command"]: r["times"][0] for r in json.load(open(f"{json_path}.{k}"))["results"]}
-          for k in range(1, runs + 1)]
-med = [statistics.median(r[c] for r in rounds) for c in commands]
+    interleaved "$json" "$runs" 1 "$file" "${commands[@]}" 2>/dev/null
+    medians=()
+    for at in $(seq 0 $((${#commands[@]} - 1))); do medians+=("$(median "$json" "$at")"); done
+    rows+=("$(python3 - "$name" "$(stat -c %s "$file")" "${medians[@]}" <<'EOF'
+import sys
+name, size = sys.argv[1], int(sys.argv[2])
+med = [float(m) for m in sys.argv[3:]]
 cat, from_file, piped = med[:3]
 cells = [name, f"{size / 2**20:.0f} MiB", f"{cat * 1000:.0f} ms", f"{from_file * 1000:.0f} ms",
          f"{piped * 1000:.0f} ms", f"{size / piped / 1e9:.2f} GB/s", f"{cat / piped:.3f}",
@@ -93,7 +84,7 @@ if len(med) > 3:
 print("| " + " | ".join(cells))
 EOF
 ) | $same |")
-    rm -f "$file" "$json".*
+    rm -f "$file" "$json"
 done
 
 header="| input | size | cat | analyze FILE | cat FILE \\| analyze - | throughput | ratio to cat | file over stdin |"

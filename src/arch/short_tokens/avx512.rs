@@ -240,14 +240,16 @@ unsafe fn fill_tokens<L: Lanes>(
         let (starts, ends) = (digits & !after_digit, !digits & after_digit);
         let count = ends.count_ones() as usize;
         let end_at = _mm512_maskz_compress_epi8(ends, window_positions);
-        // The running token's start first, if there is one.
-        let start_at = _mm512_mask_expand_epi8(
-            _mm512_set1_epi8(running as i8),
-            !carry,
-            _mm512_maskz_compress_epi8(starts, window_positions),
-        );
+        // The running token's start first, if there is one: its window
+        // position stands in lane 0, whose byte (a digit after a digit)
+        // is no start then, and is taken with the starts.
+        let running_first = _mm512_mask_set1_epi8(window_positions, carry, running as i8);
+        let start_at = _mm512_maskz_compress_epi8(starts | carry, running_first);
         let lengths = _mm512_sub_epi8(end_at, start_at);
-        let too_long = _mm512_cmpgt_epu8_mask(lengths, splat(max)) & low_bits(count);
+        let too_long = match L::SYNTAX.max_digits() >= BLOCK {
+            true => running_too_long(running, carry, ends, max),
+            false => _mm512_cmpgt_epu8_mask(lengths, splat(max)) & low_bits(count),
+        };
         let taken = match too_long {
             0 => count,
             _ => too_long.trailing_zeros() as usize,
@@ -420,6 +422,19 @@ fn last_end(at: usize, ends: u64) -> usize {
         0 => at,
         _ => at + 63 - ends.leading_zeros() as usize,
     }
+}
+
+/// The token mask of [`fill_tokens`]'s too long tokens where a token may
+/// have as many digits as a block has bytes (`max` ≥ 64): only the token
+/// that runs into the block (if `carry`) may have more, and it is the
+/// first to end, `64 + e - running` digits long for its end `e`. Found
+/// from the masks alone, the run's control does not wait for the vectors
+/// of positions.
+#[inline]
+#[target_feature(enable = "bmi1")]
+fn running_too_long(running: u8, carry: u64, ends: u64, max: u8) -> u64 {
+    let length = BLOCK + ends.trailing_zeros() as usize - usize::from(running);
+    u64::from(carry == 1 && ends != 0 && length > usize::from(max))
 }
 
 /// Where a run stops at token `k` of the block at `at`, too long: the

@@ -75,8 +75,13 @@ impl<'s> GameShared<'s> {
         GameShared {
             sequence,
             modulus: period.and_then(|period| Modulus::new(period.period)),
+            // The values up to the end of the first period: the period is
+            // proven, so every later one is the period's, and a table of
+            // at most 128 values is looked up from registers.
             words: period.and_then(|period| {
-                WordValues::new(sequence.values(), period.preperiod, period.period)
+                let (p, q) = (period.preperiod, period.period);
+                let first = sequence.values().get(..usize::try_from(p + q).ok()?)?;
+                WordValues::new(first, p, q)
             }),
             stream,
             keep_bits: plan.window_bits,

@@ -5,10 +5,16 @@
 //! 52-bit Barrett estimate and one correction (three products in all,
 //! against five 32-bit ones and two corrections without IFMA).
 //!
-//! A period of at most 64 values is held in two registers and a step's
-//! values are permuted out of them (`vpermi2w`) unless some element of
-//! the step lies inside the table; otherwise they are gathered
-//! (`vpgatherqd`), which costs about as much as the reduction.
+//! A table of at most 128 values (Kayles' preperiod and period, 71 and
+//! 12, as the game pass hands it) is held in four registers, and every value is permuted out
+//! of them (`vpermi2w`, two a step). Otherwise a period of at most 64
+//! values is held in two registers and a step's values are permuted out
+//! of them unless some element of the step lies inside the table; else
+//! they are gathered (`vpgatherqd`), which costs about as much as the
+//! reduction. (Heaps of up to 64 bits, as text formats mostly hold, put
+//! a small heap in about half of the steps: the branch to the gather,
+//! taken at random, cost Kayles' pass over short decimals much of its
+//! time.)
 //!
 //! The zero and one counts are taken from the compare masks with `popcnt`
 //! on the scalar ports, which leaves the vector ports to the reduction.
@@ -113,15 +119,79 @@ const LOW_WORDS: __mmask32 = 0x1111_1111;
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
 pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
     // Elements of 8 bytes mostly lie past the table, and a short period's
-    // values fit in two registers; narrower ones are often inside it.
-    let permute = W == 8 && table.period <= PERMUTED_PERIOD;
-    match (kind::<W>(table), permute) {
-        (MASK, false) => fold_by::<W, MASK, false>(bytes, table),
-        (MASK, true) => fold_by::<W, MASK, true>(bytes, table),
-        (NARROW, _) => fold_by::<W, NARROW, false>(bytes, table),
-        (_, false) => fold_by::<W, WIDE, false>(bytes, table),
-        (_, true) => fold_by::<W, WIDE, true>(bytes, table),
+    // values fit in two registers: a step permutes them out of it unless
+    // some element lies inside the table. Where the block's first
+    // elements say that many do (short text tokens: a heap of 1 to 6 bits
+    // in half of all steps), a table of at most 128 values, in four
+    // registers, is permuted by every element's index instead, at two
+    // permutes a step but no branch taken at random.
+    let len = table.values.len() as u64;
+    let period = W == 8 && table.period <= PERMUTED_PERIOD;
+    let permuted_table = len <= PERMUTED_TABLE && !(period && all_past(bytes, W, len));
+    let lookup = match (permuted_table, period) {
+        (true, _) => TABLE,
+        (false, true) => PERIOD,
+        (false, false) => GATHER,
+    };
+    match (kind::<W>(table), lookup) {
+        (MASK, TABLE) => fold_by::<W, MASK, TABLE>(bytes, table),
+        (MASK, PERIOD) => fold_by::<W, MASK, PERIOD>(bytes, table),
+        (MASK, _) => fold_by::<W, MASK, GATHER>(bytes, table),
+        (NARROW, TABLE) => fold_by::<W, NARROW, TABLE>(bytes, table),
+        (NARROW, _) => fold_by::<W, NARROW, GATHER>(bytes, table),
+        (_, TABLE) => fold_by::<W, WIDE, TABLE>(bytes, table),
+        (_, PERIOD) => fold_by::<W, WIDE, PERIOD>(bytes, table),
+        (_, _) => fold_by::<W, WIDE, GATHER>(bytes, table),
     }
+}
+
+/// The elements [`fold`] looks at to choose how to look values up.
+const SAMPLED: usize = 64;
+
+/// Whether the first [`SAMPLED`] `width`-byte elements of `bytes` all lie
+/// past a table of `len` values.
+fn all_past(bytes: &[u8], width: usize, len: u64) -> bool {
+    let sample = bytes.chunks_exact(width).take(SAMPLED);
+    sample.map(crate::arch::columns::element).all(|h| h >= len)
+}
+
+/// How a step looks its values up, chosen once per call: a permute of a
+/// table of at most [`PERMUTED_TABLE`] values, ...
+const TABLE: u8 = 0;
+/// ... a permute of the period's values unless some element of the step
+/// lies inside the table, else a gather, ...
+const PERIOD: u8 = 1;
+/// ... or a gather.
+const GATHER: u8 = 2;
+
+/// The most values of a table that [`TABLE`] permutes out of four
+/// registers.
+const PERMUTED_TABLE: u64 = 128;
+
+/// The first [`PERMUTED_TABLE`] values of the table (zeros past its
+/// end) in 16-bit lanes of four registers.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn table_values(table: &WordValues<'_>) -> [__m512i; 4] {
+    let mut words = [0u16; PERMUTED_TABLE as usize];
+    let len = table.values.len().min(words.len());
+    words[..len].copy_from_slice(&table.values[..len]);
+    // SAFETY: `words` is 256 bytes, read unaligned in four quarters.
+    [0, 32, 64, 96].map(|at| unsafe { _mm512_loadu_si512(words[at..].as_ptr().cast()) })
+}
+
+/// The values at `index` (below [`PERMUTED_TABLE`], in each 64-bit lane)
+/// of the four registers of [`table_values`], in the lanes' low 16 bits:
+/// indices below 64 pick from the first two, the others from the last two.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn permuted(values: &[__m512i; 4], index: __m512i) -> __m512i {
+    let high = _mm512_test_epi16_mask(index, _mm512_set1_epi16(64)) & LOW_WORDS;
+    let low = LOW_WORDS & !high;
+    _mm512_or_si512(
+        _mm512_maskz_permutex2var_epi16(low, values[0], index, values[1]),
+        _mm512_maskz_permutex2var_epi16(high, values[2], index, values[3]),
+    )
 }
 
 /// What the lanes need to look values up in the table.
@@ -188,19 +258,19 @@ fn period_values(table: &WordValues<'_>) -> [__m512i; 2] {
     }
 }
 
-/// The loop with the reduction `KIND`, the values by a permute of the
-/// period's values (`PERMUTE`, where no element of the step lies inside
-/// the table) or a gather; the elements after the last whole step go to
-/// the portable loop.
+/// The loop with the reduction `KIND` and the values looked up by
+/// `LOOKUP`; the elements after the last whole step go to the portable
+/// loop.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
-fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
+fn fold_by<const W: usize, const KIND: u8, const LOOKUP: u8>(
     bytes: &[u8],
     table: &WordValues<'_>,
 ) -> BlockValues {
     let reduction = Reduction::new(table);
     let lookup = Lookup::new(table);
     let [low_values, high_values] = period_values(table);
+    let first_values = table_values(table);
     // The values, one per 32-bit lane or per 64-bit lane, in the low 16
     // bits (the gather's next 16 bits hold the next value).
     let (mut xor, mut or) = (_mm512_setzero_si512(), _mm512_setzero_si512());
@@ -211,7 +281,12 @@ fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
     for step in steps {
         let h = load::<W>(step);
         let residue = reduction.residue::<KIND>(h);
-        let g = if PERMUTE && _mm512_cmplt_epu64_mask(h, lookup.len) == 0 {
+        let g = if LOOKUP == TABLE {
+            // h inside the table, else p + r.
+            let periodic = _mm512_add_epi64(residue, reduction.preperiod);
+            let inside = _mm512_cmplt_epu64_mask(h, lookup.len);
+            permuted(&first_values, _mm512_mask_blend_epi64(inside, periodic, h))
+        } else if LOOKUP == PERIOD && _mm512_cmplt_epu64_mask(h, lookup.len) == 0 {
             // Residues below 64 pick a 16-bit lane of the two registers;
             // the other words of each 64-bit lane are zeroed.
             _mm512_maskz_permutex2var_epi16(LOW_WORDS, low_values, residue, high_values)

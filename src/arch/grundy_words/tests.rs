@@ -129,6 +129,18 @@ fn samples(rng: &mut ChaCha8Rng, width: usize, len: u64, count: usize) -> Vec<(S
             .collect();
         samples.push((name.to_string(), elements));
     }
+    // The AVX-512 loop chooses how to look values up from a block's first
+    // 64 elements: these say "past the table", the rest are mixed.
+    let past_then_mixed = (0..count)
+        .map(|i| {
+            let kind = match i < 70 {
+                true => rng.random_range(1..3),
+                false => rng.random_range(0..5),
+            };
+            pick(rng, kind)
+        })
+        .collect();
+    samples.push(("past the table, then mixed".to_string(), past_then_mixed));
     samples
 }
 

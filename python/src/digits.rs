@@ -151,8 +151,8 @@ fn reads_right(int: &Bound<'_, PyAny>, layout: Layout) -> bool {
     let (count, sign) = unsafe { size_word(int.as_ptr(), layout) };
     // `__sizeof__` is the basic size plus the digits held (at least one
     // from 3.12 on, where zero keeps one digit).
-    let held = (size - DIGITS_OFFSET) / 4;
-    if !(count == held || (count == 0 && held == 1)) || sign != sign_expected {
+    let held = size.checked_sub(DIGITS_OFFSET).map(|bytes| bytes / 4);
+    if !(held == Some(count) || (count == 0 && held == Some(1))) || sign != sign_expected {
         return false;
     }
     // SAFETY: as above, and `count` digits are the object's own, as its
@@ -249,24 +249,29 @@ impl Digits<'_> {
     /// Appends the value's little-endian bytes without high zero bytes
     /// (`bit_length().div_ceil(8)` of them), as `int.to_bytes` gives them.
     ///
-    /// Four digits (120 bits) are 15 bytes: each four go out as two
-    /// 8-byte stores at byte 15·k, the second's top byte (zero) written
-    /// over by the next four's first store. That is a few instructions a
-    /// 64-bit limb, where a limb gathered from the digits under it costs
-    /// several loads and shifts.
+    /// Four digits (120 bits) are 15 bytes, written at once (the last
+    /// four padded with zero digits, the high zero bytes cut after): a
+    /// few instructions a 64-bit limb, where a limb gathered from the
+    /// digits under it costs several loads and shifts.
     pub fn append_le_bytes(&self, out: &mut Vec<u8>) {
-        let bytes = self.bit_length().div_ceil(8) as usize;
-        let start = out.len();
-        let quads = self.0.len().div_ceil(4);
-        out.resize(start + 15 * quads + 1, 0);
-        let written = &mut out[start..];
-        for (k, quad) in self.0.chunks(4).enumerate() {
-            let digit = |i: usize| u64::from(quad.get(i).copied().unwrap_or(0));
-            let (low, high) = (digit(0) | digit(1) << 30, digit(2) | digit(3) << 30);
-            let at = 15 * k;
-            written[at..at + 8].copy_from_slice(&(low | high << 60).to_le_bytes());
-            written[at + 8..at + 16].copy_from_slice(&(high >> 4).to_le_bytes());
+        let end = out.len() + self.bit_length().div_ceil(8) as usize;
+        out.reserve(15 * self.0.len().div_ceil(4));
+        let quads = self.0.chunks_exact(4);
+        let last = match quads.remainder() {
+            [] => None,
+            rest => Some(std::array::from_fn(|i| rest.get(i).copied().unwrap_or(0))),
+        };
+        for quad in quads
+            .map(|quad| [quad[0], quad[1], quad[2], quad[3]])
+            .chain(last)
+        {
+            let [a, b, c, d] = quad.map(u64::from);
+            let (low, high) = (a | b << 30, c | d << 30);
+            let mut bytes = [0; 16];
+            bytes[..8].copy_from_slice(&(low | high << 60).to_le_bytes());
+            bytes[8..].copy_from_slice(&(high >> 4).to_le_bytes());
+            out.extend_from_slice(&bytes[..15]);
         }
-        out.truncate(start + bytes);
+        out.truncate(end);
     }
 }

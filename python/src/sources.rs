@@ -284,9 +284,10 @@ impl Read for Batches {
         while self.at == self.batch.len() {
             match self.received.recv() {
                 Ok(batch) => {
-                    let _ = self
-                        .read
-                        .try_send(std::mem::replace(&mut self.batch, batch));
+                    let read = std::mem::replace(&mut self.batch, batch);
+                    if read.capacity() > 0 {
+                        let _ = self.read.try_send(read);
+                    }
                     self.at = 0;
                 }
                 Err(_) => return Ok(0),

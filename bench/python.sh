@@ -83,10 +83,12 @@ at the end; \`BitCounts::flush\` and \`BitCounts::add\`
 (\`src/analysis/nim/bit_counts.rs\`) take about half of its time, the
 nim-sum (\`HeapValue::xor_window\`) an eighth, the \`nimb\` records'
 parsing and the copy out of the batches a tenth. A file is read again for
-the msb's holders and skips those counts (the file columns). Meeting the
-target needs the stream analysis of such records at least three times
-faster, in \`src/\`, or a source that can be read twice (a list) analysed
-in two passes, which the crate's stream API does not offer.
+the msb's holders and skips those counts (the file columns), yet on one
+thread it too takes longer than \`reduce\`. Meeting the target needs the
+crate's analysis of such records (\`src/\`) faster than \`reduce\` on one
+core, the other being the encoder's: the stream's, or a file-like pass
+over a source read twice (a list), which the crate's stream API does not
+offer.
 <!-- python: end -->"
 write_section "$repo/bench/RESULTS.md" python "$section"
 echo "$figures"

@@ -29,7 +29,7 @@ use pyo3::sync::PyOnceLock;
 
 /// Where a size-and-sign word lies in a CPython int, and how it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Layout {
+enum Layout {
     /// 3.9–3.11: `ob_size`, the digit count negated for negative ints.
     SignedSize,
     /// 3.12–3.14: `lv_tag`, the digit count above three bits of sign and
@@ -44,15 +44,21 @@ const DIGITS_OFFSET: usize = 24;
 /// Bits in a digit (`sys.int_info.bits_per_digit`).
 const DIGIT_BITS: u64 = 30;
 
+/// A layout checked on this interpreter's ints: only [`layout`] makes
+/// one, so that [`read`], a safe function, reads no object through a
+/// layout that was not checked.
+#[derive(Clone, Copy, Debug)]
+pub struct Checked(Layout);
+
 /// The layout decided for this interpreter, once.
-static LAYOUT: PyOnceLock<Option<Layout>> = PyOnceLock::new();
+static LAYOUT: PyOnceLock<Option<Checked>> = PyOnceLock::new();
 
 /// The layout of this interpreter's ints, or `None` when they must go
 /// through `int.to_bytes`.
-pub fn layout(py: Python<'_>) -> Option<Layout> {
+pub fn layout(py: Python<'_>) -> Option<Checked> {
     *LAYOUT.get_or_init(py, || {
         let layout = claimed(py).ok().flatten()?;
-        verified(py, layout).then_some(layout)
+        verified(py, layout).then_some(Checked(layout))
     })
 }
 
@@ -218,7 +224,7 @@ unsafe fn digits_at<'a>(int: *mut pyo3::ffi::PyObject, count: usize) -> &'a [u32
 
 /// An int read in place, or `None` when `heap` is not an exact `int`
 /// (subclasses and `__index__` objects go through `int.to_bytes`).
-pub fn read<'a>(heap: &'a Bound<'_, PyAny>, layout: Layout) -> Option<(Sign, Digits<'a>)> {
+pub fn read<'a>(heap: &'a Bound<'_, PyAny>, layout: Checked) -> Option<(Sign, Digits<'a>)> {
     // SAFETY: `heap` is a live object (the reference we hold).
     if unsafe { pyo3::ffi::PyLong_CheckExact(heap.as_ptr()) } == 0 {
         return None;
@@ -228,7 +234,7 @@ pub fn read<'a>(heap: &'a Bound<'_, PyAny>, layout: Layout) -> Option<(Sign, Dig
     // by the reference `heap`, read with the GIL held; the digit count
     // comes from the object itself, and CPython allocates that many
     // digits after the head (`_PyLong_New`).
-    let (count, sign) = unsafe { size_word(heap.as_ptr(), layout) };
+    let (count, sign) = unsafe { size_word(heap.as_ptr(), layout.0) };
     // SAFETY: as above.
     Some((sign, Digits(unsafe { digits_at(heap.as_ptr(), count) })))
 }

@@ -68,18 +68,27 @@ $build_line
 
 $figures
 
-Where the time of the ints goes (10^6 such ints): the calling thread's
-\`int.to_bytes\` (\`_PyLong_AsByteArray\`, a byte at a time) and the
-allocation of its \`bytes\` take about 390 ns an int timed alone from
-Python, nearly all of \`analyze\`'s; the worker, which analyses the records
-as a stream on the other core (the holder counts of every bit position
-summed eight heaps at a time by a carry-save tree), keeps up with it.
-\`reduce\` XORs the ints' 30-bit digits where they lie; the
-stable ABI (abi3) gives no access to them, and CPython's own fastest
-serialisations of such ints (\`pickle.dumps\`, \`marshal.dumps\` of a list)
-take about 340 ns an int on this machine, three to four times \`reduce\`'s
-whole time, before any analysis: the target is out of reach for any path
-that hands the ints' bytes to the crate.
+Where the time of the ints goes (perf on 10^6 such ints). Exact ints are
+read in place (\`python/src/digits.rs\`: CPython's 30-bit digits written
+into the record four at a time), so the calling thread no longer calls
+\`int.bit_length\` and \`int.to_bytes\` (about 390 ns an int before): it
+writes an int's record in 110 to 150 ns (timed on a loaded machine with a
+build whose worker drained the batches unread), a third of it in the
+repacking, a tenth in the list iterator's first touch of each int. The
+worker is the limit. It analyses the records as one stream, as the CLI's
+\`analyze - < FILE\` does (the table above): read once, a stream must
+count the holders of every bit position, since the move's
+\`winning_moves\` counts the heaps holding the nim-sum's msb, known only
+at the end; \`BitCounts::flush\` and \`BitCounts::add\`
+(\`src/analysis/nim/bit_counts.rs\`) take about half of its time, the
+nim-sum (\`HeapValue::xor_window\`) an eighth, the \`nimb\` records'
+parsing and the copy out of the batches a tenth. A file is read again for
+the msb's holders and skips those counts (the file columns), yet on one
+thread it too takes longer than \`reduce\`. Meeting the target needs the
+crate's analysis of such records (\`src/\`) faster than \`reduce\` on one
+core, the other being the encoder's: the stream's, or a file-like pass
+over a source read twice (a list), which the crate's stream API does not
+offer.
 <!-- python: end -->"
 write_section "$repo/bench/RESULTS.md" python "$section"
 echo "$figures"

@@ -13,12 +13,16 @@ package's virtual environment and writes them into bench/RESULTS.md):
    (uniform bit lengths, top bit set) against
    `functools.reduce(operator.xor, heaps)`, which gives the nim-sum only;
    medians of INT_RUNS; the ratio is reduce's time over analyze's (target:
-   at least 1).
+   at least 1). Then the CLI on the same heaps' `nimb` records in a cached
+   file, where the time of `analyze(heaps)` goes: read as a stream
+   (`analyze - --format nimb < FILE`), as its worker thread reads them,
+   and as a file on one thread and on all (`-j 1`, default).
 
 Usage: python bench/python_bench.py BINARY FILE SIZE_LABEL  (prints markdown)
 """
 
 import functools
+import json
 import operator
 import os
 import random
@@ -78,7 +82,6 @@ def array_figures(binary, path, label):
             else:
                 package_times.append(seconds)
                 package_report = result
-    import json
     expected = json.loads(cli_report)
     for report in (expected,):
         del report["stats"], report["input"]["path"]
@@ -114,7 +117,51 @@ def array_figures(binary, path, label):
     return lines
 
 
-def int_figures():
+def leb128(number):
+    out = bytearray()
+    while True:
+        low, number = number & 0x7F, number >> 7
+        if number == 0:
+            out.append(low)
+            return bytes(out)
+        out.append(low | 0x80)
+
+
+def write_nimb(heaps, path):
+    """`heaps` as a nimb file: the records `analyze(heaps)` streams."""
+    with open(path, "wb") as out:
+        out.write(b"NIMB\x01\x00\x00\x00")
+        for heap in heaps:
+            data = heap.to_bytes((heap.bit_length() + 7) // 8, "little")
+            out.write(leb128(len(data)))
+            out.write(data)
+
+
+def cli_on_records(binary, heaps, directory, nim_sum):
+    """Medians of INT_RUNS runs of the CLI on the heaps' nimb records: as a
+    stream from standard input, as a file on one thread, on all."""
+    path = os.path.join(directory, "ints.nimb")
+    write_nimb(heaps, path)
+    runs = {"stream": ([binary, "analyze", "-", "--format", "nimb", "--json"], path),
+            "file -j 1": ([binary, "analyze", path, "--json", "-j", "1"], None),
+            "file": ([binary, "analyze", path, "--json"], None)}
+    times = {name: [] for name in runs}
+    try:
+        for _ in range(INT_RUNS):
+            subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
+            for name, (command, stdin) in runs.items():
+                with open(stdin or os.devnull, "rb") as source:
+                    seconds, done = timed(lambda: subprocess.run(
+                        command, stdin=source, capture_output=True, text=True, check=True))
+                assert int(json.loads(done.stdout)["nim_sum"]["hex"], 16) == nim_sum, name
+                times[name].append(seconds)
+        size = os.path.getsize(path)
+    finally:
+        os.remove(path)
+    return {name: statistics.median(t) for name, t in times.items()}, size
+
+
+def int_figures(binary, directory):
     rng = random.Random(35)
     heaps = []
     for _ in range(INTS):
@@ -139,6 +186,7 @@ def int_figures():
     reduce_median, analyze_median = statistics.median(reduce_times), statistics.median(
         analyze_times)
     ratio = reduce_median / analyze_median
+    cli, size = cli_on_records(binary, heaps, directory, nim_sum)
     return [
         "| source | heaps | bits | `reduce(xor, heaps)` | `analyze(heaps)` | per heap | ratio | "
         "target | target met |",
@@ -152,6 +200,15 @@ def int_figures():
         "names the move (heap {}).".format(
             ", ".join("{:.2f}".format(t) for t in reduce_times),
             ", ".join("{:.2f}".format(t) for t in analyze_times), report.move.heap),
+        "",
+        "The CLI on the same heaps' nimb records ({:.2f} GB, a cached file; medians of {}):"
+        .format(size / 1e9, INT_RUNS),
+        "",
+        "| source | `analyze(heaps)` | CLI, stream (`analyze - < FILE`) | CLI, file `-j 1` | "
+        "CLI, file ({} threads) |".format(os.cpu_count()),
+        "|---|---|---|---|---|",
+        "| nimb records of the ints | {:.2f} s | {:.2f} s | {:.2f} s | {:.2f} s |".format(
+            analyze_median, cli["stream"], cli["file -j 1"], cli["file"]),
     ]
 
 
@@ -161,7 +218,7 @@ def main():
     out += array_figures(binary, path, label)
     if INTS > 0:
         out += ["", "### Python ints against `functools.reduce(operator.xor, heaps)`", ""]
-        out += int_figures()
+        out += int_figures(binary, os.path.dirname(os.path.abspath(path)))
     print("\n".join(out))
 
 

@@ -12,9 +12,12 @@
 //! - `sources.rs`: the sources of `analyze` and `partial` (a path, bytes,
 //!   a numpy array read in place, an iterable of ints streamed as `nimb`
 //!   records);
+//! - `digits.rs`: CPython's ints read in place (their 30-bit digits),
+//!   where the running interpreter's layout is known and checked;
 //! - `objects.rs`: `Game`, `Position`, the graph, the sharded runs, `gen`
 //!   and `convert`.
 
+mod digits;
 mod objects;
 mod run;
 mod settings;
@@ -39,6 +42,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sources::analyze_bytes, module)?)?;
     module.add_function(wrap_pyfunction!(sources::analyze_array, module)?)?;
     module.add_function(wrap_pyfunction!(sources::analyze_ints, module)?)?;
+    module.add_function(wrap_pyfunction!(digits::int_path, module)?)?;
     module.add_function(wrap_pyfunction!(objects::graph_path, module)?)?;
     module.add_function(wrap_pyfunction!(objects::graph_bytes, module)?)?;
     module.add_function(wrap_pyfunction!(objects::partial, module)?)?;

@@ -6,14 +6,13 @@
 
 use crate::run::{abandonable, interruptible, to_python, usage};
 use crate::settings::{format_choice, game_named, rule_named, threads_or_all, Settings};
-use crate::sources::{ints_as_nimb, magnitude_of, IntMagnitude};
+use crate::sources::{ints_as_nimb, magnitude_of};
 use nimstream::games::misere::{Quotient, DEFAULT_MAX_HEAP};
 use nimstream::graph::{analyze_graph_bytes, analyze_graph_path, GraphOptions};
 use nimstream::output::AtomicFile;
 use nimstream::sharded::{self, Outcome};
 use nimstream::updates::{render, Position as CratePosition, UpdateOptions};
 use nimstream::workbench::convert::{convert as workbench_convert, Input as ConvertInput};
-use nimstream::workbench::encode::Magnitude;
 use nimstream::workbench::gen::{self, Amount, BitRange, GenOptions, Kind};
 use nimstream::workbench::grundy::Table;
 use nimstream::workbench::grundy_misere;
@@ -236,15 +235,7 @@ impl Position {
 
 /// `x` (a non-negative int) as little-endian 64-bit limbs.
 fn limbs_of(x: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
-    Ok(match magnitude_of(x, 0, "<update>")? {
-        IntMagnitude::Word(word) => vec![word],
-        IntMagnitude::Bytes(bytes) => {
-            let bytes = bytes.as_bytes();
-            (0..bytes.bit_length().div_ceil(64))
-                .map(|i| bytes.limb(i))
-                .collect()
-        }
-    })
+    Ok(magnitude_of(x, 0, "<update>")?.limbs())
 }
 
 /// `graph(path)`: the report of `nimstream graph PATH --json`.

@@ -3,9 +3,12 @@
 //! size, streamed into the crate as `nimb` records. Each returns the
 //! report as the CLI's `--json` prints it.
 
+use crate::digits::{self, Digits, Sign};
 use crate::run::{interruptible, usage};
 use crate::settings::Settings;
-use nimstream::workbench::encode::{write_header, write_heap};
+use nimstream::workbench::encode::{
+    write_header, write_heap, write_leb128, EncodeError, Magnitude,
+};
 use nimstream::{analyze_bytes as crate_bytes, analyze_path as crate_path, analyze_reader};
 use nimstream::{Cancel, Format, Options};
 use numpy::{
@@ -149,7 +152,9 @@ pub fn analyze_array(
 /// (the iterable is never held whole). Two threads share the work: this
 /// one, holding the GIL, encodes the ints as `nimb` records a batch at a
 /// time and looks for Ctrl-C between batches; a worker, without the GIL,
-/// analyzes the batches as one stream (at most [`BATCHES_AHEAD`] wait).
+/// analyzes the batches as one stream (at most [`BATCHES_AHEAD`] wait)
+/// and hands each read batch back to be refilled, so that the same few
+/// buffers go round (a new one would cost its pages' faults each time).
 #[pyfunction]
 pub fn analyze_ints(
     py: Python<'_>,
@@ -173,10 +178,12 @@ pub fn analyze_ints(
     let (options, cancel) = cancellable(settings);
     let name = name_of(settings, "<ints>");
     let (batches, received) = sync_channel::<Vec<u8>>(BATCHES_AHEAD);
+    let (read, emptied) = sync_channel::<Vec<u8>>(BATCHES_AHEAD + 2);
     let (report, failure) = std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
             let mut reader = Batches {
                 received,
+                read,
                 batch: Vec::new(),
                 at: 0,
             };
@@ -185,7 +192,7 @@ pub fn analyze_ints(
             }));
             analyzed.map(|report| report.map(|report| report.to_json()))
         });
-        let failure = send_batches(py, &mut heaps, &name, &batches);
+        let failure = send_batches(py, &mut heaps, &name, &batches, &emptied);
         if failure.is_some() {
             cancel.cancel();
         }
@@ -208,7 +215,12 @@ const BATCHES_AHEAD: usize = 2;
 /// Bytes of `nimb` records encoded in a batch.
 const BATCH_BYTES: usize = 1 << 20;
 
-/// Encodes the ints of `heaps` into batches (the header first) and sends
+/// A batch's capacity: its last record may start just below
+/// [`BATCH_BYTES`], and a batch that must grow copies itself.
+const BATCH_CAPACITY: usize = 2 * BATCH_BYTES;
+
+/// Encodes the ints of `heaps` into batches (the header first; a batch
+/// the worker has read and sent back to `emptied`, or a new one) and sends
 /// them, until the iterator ends or the worker stops taking them; looks
 /// for Ctrl-C after each. Returns the Python error that stopped it: a
 /// value that is not an int, a negative int, the iterator's own
@@ -218,8 +230,9 @@ fn send_batches(
     heaps: &mut Bound<'_, PyIterator>,
     name: &str,
     batches: &SyncSender<Vec<u8>>,
+    emptied: &Receiver<Vec<u8>>,
 ) -> Option<PyErr> {
-    let mut batch = Vec::with_capacity(BATCH_BYTES + 64);
+    let mut batch = Vec::with_capacity(BATCH_CAPACITY);
     write_header(Format::Nimb, &mut batch).expect("a Vec takes the header");
     let mut index = 0u64;
     let mut ended = false;
@@ -240,7 +253,14 @@ fn send_batches(
         if let Err(signal) = py.check_signals() {
             return Some(signal);
         }
-        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_BYTES + 64));
+        let next = match emptied.try_recv() {
+            Ok(mut read) => {
+                read.clear();
+                read
+            }
+            Err(_) => Vec::with_capacity(BATCH_CAPACITY),
+        };
+        let full = std::mem::replace(&mut batch, next);
         if py.detach(|| batches.send(full)).is_err() {
             // The analysis stopped (bad input cannot be: the records are
             // well formed; a panic comes back from the worker).
@@ -250,9 +270,11 @@ fn send_batches(
     None
 }
 
-/// The batches of records as one `nimb` stream.
+/// The batches of records as one `nimb` stream; each, once read, goes
+/// back to the encoder on `read` (or is dropped when `read` is full).
 struct Batches {
     received: Receiver<Vec<u8>>,
+    read: SyncSender<Vec<u8>>,
     batch: Vec<u8>,
     at: usize,
 }
@@ -261,7 +283,13 @@ impl Read for Batches {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         while self.at == self.batch.len() {
             match self.received.recv() {
-                Ok(batch) => (self.batch, self.at) = (batch, 0),
+                Ok(batch) => {
+                    let read = std::mem::replace(&mut self.batch, batch);
+                    if read.capacity() > 0 {
+                        let _ = self.read.try_send(read);
+                    }
+                    self.at = 0;
+                }
                 Err(_) => return Ok(0),
             }
         }
@@ -272,23 +300,51 @@ impl Read for Batches {
     }
 }
 
-/// A non-negative Python int's magnitude: a word, or its little-endian
+/// A non-negative Python int's magnitude: its digits in place (an exact
+/// `int` on CPython, [`crate::digits`]), a word, or its little-endian
 /// bytes.
-pub enum IntMagnitude<'py> {
+pub enum IntMagnitude<'a> {
+    Digits(Digits<'a>),
     Word(u64),
-    Bytes(Bound<'py, PyBytes>),
+    Bytes(Bound<'a, PyBytes>),
+}
+
+impl IntMagnitude<'_> {
+    /// The magnitude as little-endian 64-bit limbs, without high zero
+    /// limbs.
+    pub fn limbs(&self) -> Vec<u64> {
+        let bytes = match self {
+            IntMagnitude::Word(word) => return vec![*word],
+            IntMagnitude::Bytes(bytes) => bytes.as_bytes(),
+            IntMagnitude::Digits(digits) => &{
+                let mut bytes = Vec::new();
+                digits.append_le_bytes(&mut bytes);
+                bytes
+            },
+        };
+        (0..bytes.bit_length().div_ceil(64))
+            .map(|i| bytes.limb(i))
+            .collect()
+    }
 }
 
 /// The magnitude of `heap`, the `index`-th int of the source `name`. An
-/// int below 2^63 is read in one call; a longer one through
+/// exact `int` is read in place where [`crate::digits::layout`] allows;
+/// otherwise an int below 2^63 is read in one call, a longer one through
 /// `int.to_bytes` (the stable ABI has no faster way to its digits).
 /// Objects with `__index__` (numpy integers) are taken as ints.
-pub fn magnitude_of<'py>(
-    heap: &Bound<'py, PyAny>,
+pub fn magnitude_of<'a>(
+    heap: &'a Bound<'_, PyAny>,
     index: u64,
     name: &str,
-) -> PyResult<IntMagnitude<'py>> {
+) -> PyResult<IntMagnitude<'a>> {
     let py = heap.py();
+    if let Some((sign, digits)) = digits::layout(py).and_then(|layout| digits::read(heap, layout)) {
+        return match sign {
+            Sign::NonNegative => Ok(IntMagnitude::Digits(digits)),
+            Sign::Negative => Err(negative(py, heap, index, name)),
+        };
+    }
     let owned;
     let heap = match heap.is_instance_of::<PyInt>() {
         true => heap,
@@ -323,6 +379,9 @@ pub fn magnitude_of<'py>(
 /// a `nimb` record.
 fn write_int(heap: &Bound<'_, PyAny>, index: u64, name: &str, out: &mut Vec<u8>) -> PyResult<()> {
     let written = match magnitude_of(heap, index, name)? {
+        IntMagnitude::Digits(digits) => write_leb128(digits.bit_length().div_ceil(8), out)
+            .map(|()| digits.append_le_bytes(out))
+            .map_err(EncodeError::from),
         IntMagnitude::Word(word) => write_heap(Format::Nimb, &[word][..], out),
         IntMagnitude::Bytes(bytes) => write_heap(Format::Nimb, bytes.as_bytes(), out),
     };

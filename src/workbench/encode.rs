@@ -313,8 +313,10 @@ where
 }
 
 /// Writes `number` as unsigned LEB128: 7 bits a byte, low first, the high
-/// bit set on every byte but the last.
-fn write_leb128(mut number: u64, out: &mut impl Write) -> io::Result<()> {
+/// bit set on every byte but the last. Public for writers of `nimb`
+/// records whose magnitude bytes come from elsewhere (the Python package
+/// repacks an int's digits straight into its record).
+pub fn write_leb128(mut number: u64, out: &mut impl Write) -> io::Result<()> {
     let mut bytes = [0u8; 10];
     let mut len = 0;
     loop {

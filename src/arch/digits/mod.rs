@@ -316,9 +316,19 @@ pub fn xor_hex(digits: &[u8], first: u64, window: &mut [u64]) {
     xor_hex_portable(digits, first, window);
 }
 
-/// XORs limbs `first ..` of a little-endian magnitude into `window`.
+/// XORs limbs `first ..` of a little-endian magnitude into `window`: the
+/// whole limbs as words, then the top limb's bytes (limb by limb, each
+/// limb's copy had a length unknown until run time, a call to `memmove`:
+/// a sixth of the one pass over `nimb` records of 64 to 4,096 bits).
 pub fn xor_le_bytes(bytes: &[u8], first: u64, window: &mut [u64]) {
-    for (slot, index) in window.iter_mut().zip(first..) {
-        *slot ^= le_bytes_limb(bytes, index);
+    let start =
+        usize::try_from(first.saturating_mul(8)).map_or(bytes.len(), |s| s.min(bytes.len()));
+    let bytes = &bytes[start..];
+    let whole = (bytes.len() / 8).min(window.len());
+    for (slot, limb) in window[..whole].iter_mut().zip(bytes.chunks_exact(8)) {
+        *slot ^= u64::from_le_bytes(limb.try_into().expect("8 bytes"));
+    }
+    if let Some(slot) = window.get_mut(whole) {
+        *slot ^= le_bytes_limb(bytes, whole as u64);
     }
 }

@@ -1,6 +1,8 @@
 //! The limb kernels held against a digit-by-digit reference.
 
 use super::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A digit-by-digit reference: limbs `first ..` of the value whose digits
 /// in base `2^bits_per_digit` are `digits`, most significant first.
@@ -201,6 +203,28 @@ fn le_bytes_limbs_pad_the_top() {
     assert_eq!(le_bytes_limb(&bytes, 0), 0x0807_0605_0403_0201);
     assert_eq!(le_bytes_limb(&bytes, 1), 9);
     assert_eq!(le_bytes_limb(&bytes, u64::MAX), 0);
+}
+
+#[test]
+fn le_bytes_xor_into_a_window_limb_by_limb() {
+    let mut rng = ChaCha8Rng::seed_from_u64(35);
+    for len in 0..40 {
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        for first in [0, 1, 2, 5, u64::MAX] {
+            for slots in 0..7 {
+                let before: Vec<u64> = (0..slots).map(|_| rng.random()).collect();
+                let mut window = before.clone();
+                xor_le_bytes(&bytes, first, &mut window);
+                let expected: Vec<u64> = (before.iter().zip(0..))
+                    .map(|(w, i)| w ^ le_bytes_limb(&bytes, first.saturating_add(i)))
+                    .collect();
+                assert_eq!(
+                    window, expected,
+                    "{len} bytes from limb {first}, {slots} slots"
+                );
+            }
+        }
+    }
 }
 
 /// A limb kernel: `xor_binary`, `xor_hex` or one of their builds.

@@ -35,10 +35,16 @@ pub struct BitCounts {
     columns: Option<Box<ColumnCounter>>,
     /// Whether heaps go straight into the planes.
     lean: bool,
+    /// The carries out of the first planes, one per limb position, while
+    /// staged heaps are added (kept to be reused).
+    carries: Vec<u64>,
 }
 
 /// Heaps staged before they are added into the planes.
 const STAGED: usize = 8;
+
+/// The planes a sum of [`STAGED`] heaps' words reaches: 8 takes 4 bits.
+const SUM_PLANES: usize = 4;
 
 /// A carry-save adder: the sum and the carry of three words, lane by lane.
 #[inline(always)]
@@ -94,26 +100,32 @@ impl BitCounts {
     /// looked up.
     pub fn add(&mut self, value: &HeapValue<'_>) {
         match value {
-            HeapValue::LeBytes(bytes) => self.add_words(bytes.chunks(8).map(columns::element)),
-            HeapValue::Limbs(limbs) => self.add_words(limbs.iter().copied()),
+            HeapValue::LeBytes(bytes) => {
+                let whole = bytes.chunks_exact(8);
+                let top = whole.remainder();
+                let words = whole.map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
+                let top = (!top.is_empty()).then(|| columns::element(top));
+                self.add_words(bytes.len().div_ceil(8), words.chain(top))
+            }
+            HeapValue::Limbs(limbs) => self.add_words(limbs.len(), limbs.iter().copied()),
             _ => self.add_limbs(value.bit_length(), |j| value.limb(j)),
         }
     }
 
     /// Counts one heap of `bits` bits whose limb `j` is `limb(j)`.
     pub fn add_limbs(&mut self, bits: u64, limb: impl Fn(u64) -> u64) {
-        self.add_words((0..bits.div_ceil(64) as usize).map(|j| limb(j as u64)));
+        let limbs = bits.div_ceil(64) as usize;
+        self.add_words(limbs, (0..limbs).map(|j| limb(j as u64)));
     }
 
-    /// Counts one heap whose limbs, from the lowest, are `words`.
-    fn add_words(&mut self, words: impl ExactSizeIterator<Item = u64>) {
+    /// Counts one heap of `limbs` limbs, from the lowest `words`.
+    fn add_words(&mut self, limbs: usize, words: impl Iterator<Item = u64>) {
         if self.lean {
             for (j, word) in words.enumerate() {
                 self.add_to_planes(j, std::iter::once(word));
             }
             return;
         }
-        let limbs = words.len();
         if self.staged.len() < limbs {
             self.staged.resize(limbs, [0; STAGED]);
         }
@@ -128,14 +140,57 @@ impl BitCounts {
         }
     }
 
-    /// Adds the staged heaps into the planes.
+    /// Adds the staged heaps into the planes, plane by plane: each limb
+    /// position's 4-bit sum into the first four planes, then the carries
+    /// into the next plane while any limb position still carries. (Limb
+    /// position by limb position, each carry rippled through planes found
+    /// and grown one at a time, took most of a stream's time on `nimb`
+    /// records of 64 to 4,096 bits.)
     fn flush(&mut self) {
-        for j in 0..self.reach {
-            let digits = sum_of_eight(&self.staged[j]);
-            self.staged[j] = [0; STAGED];
-            self.add_to_planes(j, digits.into_iter());
+        let reach = self.reach;
+        for p in 0..SUM_PLANES {
+            self.plane(p, reach);
         }
+        let mut carries = std::mem::take(&mut self.carries);
+        carries.clear();
+        let [ones, twos, fours, eights, ..] = &mut self.planes[..] else {
+            unreachable!("plane() made {SUM_PLANES} planes")
+        };
+        let rows = (ones[..reach].iter_mut(), twos[..reach].iter_mut());
+        let rows = rows
+            .0
+            .zip(rows.1)
+            .zip(fours[..reach].iter_mut().zip(&mut eights[..reach]));
+        for (staged, ((one, two), (four, eight))) in self.staged[..reach].iter_mut().zip(rows) {
+            let digits = sum_of_eight(staged);
+            *staged = [0; STAGED];
+            let mut carry = 0;
+            for (count, digit) in [one, two, four, eight].into_iter().zip(digits) {
+                (*count, carry) = carry_save(*count, digit, carry);
+            }
+            carries.push(carry);
+        }
+        let mut p = SUM_PLANES;
+        while carries.iter().any(|&carry| carry != 0) {
+            for (count, carry) in self.plane(p, reach).iter_mut().zip(&mut carries) {
+                (*count, *carry) = (*count ^ *carry, *count & *carry);
+            }
+            p += 1;
+        }
+        self.carries = carries;
         (self.len, self.reach) = (0, 0);
+    }
+
+    /// Plane `p`'s first `reach` limb positions, made as needed.
+    fn plane(&mut self, p: usize, reach: usize) -> &mut [u64] {
+        if self.planes.len() <= p {
+            self.planes.resize_with(p + 1, Vec::new);
+        }
+        let row = &mut self.planes[p];
+        if row.len() < reach {
+            row.resize(reach, 0);
+        }
+        &mut row[..reach]
     }
 
     /// Adds the bit-sliced number `digits` (lane by lane: its p-th word

@@ -52,6 +52,18 @@
 //! P-positions iff their elements are in S, and v is a P-position iff it
 //! has a move and none of them is. So the model is Q_{n+1}.
 //!
+//! **The next heap starts from the last proof.** Past the heaps that
+//! make the quotient grow (in misère Kayles Q_n keeps its 40 elements
+//! from heap 27 on, while every heap up to 98 with options of new classes
+//! still needs a proof), Q_{n+1} is often Q_n again, the new heap's class
+//! one of its elements. The states of Q_n's proof are then those of every
+//! sum of heaps ≤ n in the new model too, and they hold; only the states
+//! the new heap reaches from them are left to check
+//! ([`Model::prove_from`](proof::Model::prove_from)). It proves the same
+//! model over the same states, so what is found and the work counted are
+//! unchanged; a state that fails sends the candidate to the full proof,
+//! which finds the least sum that fails.
+//!
 //! **A failure teaches.** The states are explored in the order of their
 //! least rank, so the first that fails is reached by a sum v whose options
 //! are all decided right: v's outcome is "has a move and 1 ∉ F(v)", which
@@ -77,6 +89,7 @@ mod proof;
 use super::table::Table;
 use crate::games::Game;
 use candidate::Candidate;
+pub(crate) use proof::Explored;
 use proof::Failure;
 use std::collections::HashMap;
 
@@ -128,7 +141,6 @@ pub(crate) enum Refused {
 }
 
 /// Q_{n+1}, found by a proven candidate.
-#[derive(Debug)]
 pub(crate) struct Extended {
     /// Q_{n+1}'s product.
     pub(crate) table: Table,
@@ -136,16 +148,20 @@ pub(crate) struct Extended {
     pub(crate) p_portion: Vec<bool>,
     /// Φ_{n+1}(0), …, Φ_{n+1}(n + 1).
     pub(crate) pretending: Vec<u16>,
+    /// The states of its proof, for the next heap's.
+    pub(crate) explored: Explored,
 }
 
 /// Q_{n+1} from Q_n (`base`, with Φ_n in `pretending`, heaps 0..=n), the
 /// next heap being n + 1, or why no candidate was proven within the
 /// bounds. Q_{n+1} has at most `max_order` elements, and a proof explores
-/// at most `max_states` states.
+/// at most `max_states` states. `last` holds the states of Q_n's proof,
+/// from which a proof of Q_n again starts ([`proof::Model::prove_from`]).
 pub(crate) fn extend(
     game: &Game,
     base: &Table,
     pretending: &[u16],
+    last: Option<&Explored>,
     max_order: usize,
     max_states: usize,
     work: &mut u64,
@@ -168,11 +184,14 @@ pub(crate) fn extend(
         let portion = candidate.p_portion();
         let model = candidate.reduce(&portion.in_s, MAX_MODEL)?;
 
-        let proof = model.prove(max_states);
+        let proof = match last.and_then(|last| model.prove_from(last, max_states)) {
+            Some(states) => Ok(states),
+            None => model.prove(max_states),
+        };
         spend(work, model.explored.get() * model.kinds.len() * model.len())?;
         match proof {
-            Ok(()) if model.len() > max_order => return Err(Refused::Order),
-            Ok(()) => return Ok(model.into_extended()),
+            Ok(_) if model.len() > max_order => return Err(Refused::Order),
+            Ok(states) => return Ok(model.into_extended(states)),
             Err(Failure::States) => return Err(Refused::States),
             Err(Failure::Counterexample(v)) => {
                 let element = candidate.element_of_heaps(&v);

@@ -13,7 +13,7 @@
 //! The zero and one counts are taken from the compare masks with `popcnt`
 //! on the scalar ports, which leaves the vector ports to the reduction.
 
-use super::{fold_portable, BlockValues, WordValues};
+use super::{by_portable, BlockValues, WordValues};
 use crate::arch::columns::BlockTally;
 use std::arch::x86_64::*;
 
@@ -109,18 +109,23 @@ const PERMUTED_PERIOD: u64 = 64;
 /// The 16-bit lanes that hold a 64-bit lane's low word.
 const LOW_WORDS: __mmask32 = 0x1111_1111;
 
-/// The values and tally of the `W`-byte elements of `bytes`.
+/// The values and tally of the `W`-byte elements of `bytes`; with
+/// `STORE`, each value written to `out` in place of the XOR and OR.
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
-pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+pub(super) fn fold<const W: usize, const STORE: bool>(
+    bytes: &[u8],
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     // Elements of 8 bytes mostly lie past the table, and a short period's
     // values fit in two registers; narrower ones are often inside it.
     let permute = W == 8 && table.period <= PERMUTED_PERIOD;
     match (kind::<W>(table), permute) {
-        (MASK, false) => fold_by::<W, MASK, false>(bytes, table),
-        (MASK, true) => fold_by::<W, MASK, true>(bytes, table),
-        (NARROW, _) => fold_by::<W, NARROW, false>(bytes, table),
-        (_, false) => fold_by::<W, WIDE, false>(bytes, table),
-        (_, true) => fold_by::<W, WIDE, true>(bytes, table),
+        (MASK, false) => fold_by::<W, MASK, false, STORE>(bytes, table, out),
+        (MASK, true) => fold_by::<W, MASK, true, STORE>(bytes, table, out),
+        (NARROW, _) => fold_by::<W, NARROW, false, STORE>(bytes, table, out),
+        (_, false) => fold_by::<W, WIDE, false, STORE>(bytes, table, out),
+        (_, true) => fold_by::<W, WIDE, true, STORE>(bytes, table, out),
     }
 }
 
@@ -190,13 +195,14 @@ fn period_values(table: &WordValues<'_>) -> [__m512i; 2] {
 
 /// The loop with the reduction `KIND`, the values by a permute of the
 /// period's values (`PERMUTE`, where no element of the step lies inside
-/// the table) or a gather; the elements after the last whole step go to
-/// the portable loop.
+/// the table) or a gather, kept in `out` (`STORE`) or XORed and ORed;
+/// the elements after the last whole step go to the portable loop.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
-fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
+fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool, const STORE: bool>(
     bytes: &[u8],
     table: &WordValues<'_>,
+    out: &mut [u16],
 ) -> BlockValues {
     let reduction = Reduction::new(table);
     let lookup = Lookup::new(table);
@@ -208,18 +214,32 @@ fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
     let (mut zeros, mut ones) = (0u64, 0u64);
     let steps = bytes.chunks_exact(8 * W);
     let rest = steps.remainder();
-    for step in steps {
+    let steps_done = bytes.len() / (8 * W);
+    for (i, step) in steps.enumerate() {
         let h = load::<W>(step);
         let residue = reduction.residue::<KIND>(h);
-        let g = if PERMUTE && _mm512_cmplt_epu64_mask(h, lookup.len) == 0 {
+        let permuted = PERMUTE && _mm512_cmplt_epu64_mask(h, lookup.len) == 0;
+        let g = if permuted {
             // Residues below 64 pick a 16-bit lane of the two registers;
             // the other words of each 64-bit lane are zeroed.
             _mm512_maskz_permutex2var_epi16(LOW_WORDS, low_values, residue, high_values)
         } else {
             lookup.gather(h, residue)
         };
-        xor = _mm512_xor_si512(xor, g);
-        or = _mm512_or_si512(or, g);
+        if STORE {
+            // The eight values as 16-bit words: from the low words of
+            // the 64-bit lanes, or of the gather's 32-bit lanes.
+            let words = match permuted {
+                true => _mm512_cvtepi64_epi16(g),
+                false => _mm256_castsi256_si128(_mm512_cvtepi32_epi16(g)),
+            };
+            let place = &mut out[8 * i..8 * i + 8];
+            // SAFETY: `place` is 8 values, 16 bytes, written unaligned.
+            unsafe { _mm_storeu_si128(place.as_mut_ptr().cast(), words) };
+        } else {
+            xor = _mm512_xor_si512(xor, g);
+            or = _mm512_or_si512(or, g);
+        }
         heaps_or = _mm512_or_si512(heaps_or, h);
         zeros += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_setzero_si512()).count_ones());
         ones += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_set1_epi64(1)).count_ones());
@@ -233,7 +253,11 @@ fn fold_by<const W: usize, const KIND: u8, const PERMUTE: bool>(
             ones,
         },
     };
-    block.merge(fold_portable(rest, W, table))
+    let rest_out = match STORE {
+        true => &mut out[8 * steps_done..],
+        false => &mut [],
+    };
+    block.merge(by_portable::<STORE>(rest, W, table, rest_out))
 }
 
 /// x mod q in each lane of `x` (below 2^(8·width)), by the reduction the

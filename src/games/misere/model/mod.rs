@@ -166,6 +166,11 @@ pub(crate) fn extend(
     max_states: usize,
     work: &mut u64,
 ) -> Result<Extended, Refused> {
+    if let Some(last) = last {
+        if let Some(found) = same_quotient(game, pretending, last, max_states, work)? {
+            return Ok(found);
+        }
+    }
     let new_heap = pretending.len() as u64;
     let mut base = base.clone();
     let mut classes: Vec<u16> = pretending.iter().copied().chain([0]).collect();
@@ -207,6 +212,33 @@ pub(crate) fn extend(
         }
     }
     Err(Refused::Unproven)
+}
+
+/// Q_{n+1} when it is Q_n again (`last`, Φ_n in `pretending`), the new
+/// heap's class one of its elements ([`Explored::classes_for`]), proven
+/// from Q_n's states; `None` when no element gives a proven model (the
+/// candidates then find Q_{n+1}). Q_n is reduced — any two of its
+/// elements are told apart by a sum of heaps ≤ n — so a proven model on
+/// its elements is reduced too: it is Q_{n+1}.
+fn same_quotient(
+    game: &Game,
+    pretending: &[u16],
+    last: &Explored,
+    max_states: usize,
+    work: &mut u64,
+) -> Result<Option<Extended>, Refused> {
+    let n = pretending.len() as u64 - 1;
+    let table = last.table();
+    let options = proof::option_classes(game, table, pretending, n + 1);
+    for x in last.classes_for(&options) {
+        let model = last.model_with(game, pretending, x);
+        spend(work, model.len() * (model.kinds.len() + 1))?;
+        if let Some(states) = model.prove_from(last, max_states) {
+            spend(work, model.explored.get() * model.kinds.len() * model.len())?;
+            return Ok(Some(model.into_extended(states)));
+        }
+    }
+    Ok(None)
 }
 
 /// Takes `cost` from the work left, or refuses when there is not that

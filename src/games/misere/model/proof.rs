@@ -4,9 +4,11 @@
 
 use super::{Extended, PROOF_BITS};
 use crate::games::misere::table::{Bits, Table};
+use crate::games::{Game, Leave};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// A candidate reduced: a finite commutative monoid, its S, its kinds of
@@ -245,6 +247,11 @@ pub(crate) struct Explored {
 }
 
 impl Explored {
+    /// Q_n's product.
+    pub(super) fn table(&self) -> &Table {
+        &self.table
+    }
+
     pub(super) fn new(model: &Model, states: States) -> Explored {
         Explored {
             table: model.table.clone(),
@@ -253,6 +260,78 @@ impl Explored {
             states,
         }
     }
+
+    /// The elements x of Q_n that a new heap whose options have the
+    /// classes `options` may have if Q_{n+1} is Q_n: beside each sum v
+    /// of heaps ≤ n (each state), v + H must hold — ψ(v)·x ∈ S iff 1 ∉
+    /// F(v + H), and 1 ∈ F(v + H) iff x ∈ F(v) or ψ(v)·o ∈ S for an
+    /// option class o (the module docs' F(v + H)). A necessary condition
+    /// only: the model each gives is still proven.
+    pub(super) fn classes_for(&self, options: &[u16]) -> Vec<u16> {
+        let order = self.table.order() as u16;
+        let in_s = |m: u16| self.in_s[m as usize];
+        let option_in_s: Vec<bool> = (0..order)
+            .map(|m| options.iter().any(|&o| in_s(self.table.mul(m, o))))
+            .collect();
+        (0..order)
+            .filter(|&x| {
+                (0..self.states.len() as u32).all(|id| {
+                    let m = self.states.head(id).0 as u16;
+                    let f = self.states.set(id);
+                    let x_in_f = f[x as usize / 64] >> (x % 64) & 1 == 1;
+                    in_s(self.table.mul(m, x)) != (x_in_f || option_in_s[m as usize])
+                })
+            })
+            .collect()
+    }
+
+    /// Q_n with Φ_n(0), …, Φ_n(n) (`pretending`, in Q_n's elements) and
+    /// Φ(n + 1) = `x`, as a model of A_{n+1} to prove: its kinds made as
+    /// a candidate's reduction makes them, heap by heap.
+    pub(super) fn model_with(&self, game: &Game, pretending: &[u16], x: u16) -> Model {
+        let heaps: Vec<u16> = pretending.iter().copied().chain([x]).collect();
+        let mut found: HashMap<(u16, Vec<u16>), ()> = HashMap::new();
+        let mut kinds = Vec::new();
+        for h in 1..heaps.len() as u64 {
+            let options = option_classes(game, &self.table, &heaps, h);
+            if options.is_empty() {
+                continue;
+            }
+            let key = (heaps[h as usize], options);
+            if found.insert(key.clone(), ()).is_none() {
+                kinds.push(ModelKind {
+                    element: key.0,
+                    heap: h,
+                    rank: 2 * h - 1,
+                    options: key.1,
+                });
+            }
+        }
+        Model {
+            explored: std::cell::Cell::new(0),
+            table: self.table.clone(),
+            in_s: self.in_s.clone(),
+            kinds,
+            heaps,
+        }
+    }
+}
+
+/// The classes of the options of heap `h`, whose parts have the classes
+/// `classes` in `table`, ascending, each once.
+pub(super) fn option_classes(game: &Game, table: &Table, classes: &[u16], h: u64) -> Vec<u16> {
+    let class = |a: u64| classes[a as usize];
+    let mut options: Vec<u16> = game
+        .options(h)
+        .map(|option| match option.leave {
+            Leave::Nothing => 0,
+            Leave::One(a) => class(a),
+            Leave::Two(a, b) => table.mul(class(a), class(b)),
+        })
+        .collect();
+    options.sort_unstable();
+    options.dedup();
+    options
 }
 
 /// One step of a proof: the state that a heap of a kind makes from a

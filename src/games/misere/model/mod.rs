@@ -59,10 +59,17 @@
 //! one of its elements. The states of Q_n's proof are then those of every
 //! sum of heaps ≤ n in the new model too, and they hold; only the states
 //! the new heap reaches from them are left to check
-//! ([`Model::prove_from`](proof::Model::prove_from)). It proves the same
-//! model over the same states, so what is found and the work counted are
-//! unchanged; a state that fails sends the candidate to the full proof,
-//! which finds the least sum that fails.
+//! ([`Model::prove_from`](proof::Model::prove_from)). So each heap first
+//! tries Q_n itself, no candidate built ([`same_quotient`]): the elements
+//! x that every state allows beside the new heap
+//! ([`Explored::classes_for`]), each model Q_n with Φ(n + 1) = x proven
+//! from Q_n's states. A proven one is Q_{n+1}: Q_n is reduced, and so is
+//! a model on its elements. Else the candidates below find Q_{n+1}, and
+//! their reduction too is proven from Q_n's states when it is Q_n again
+//! (through the isomorphism the heaps fix). A state that fails sends the
+//! candidate to the full proof, which finds the least sum that fails.
+//! Either way the same quotient is found; the work counted is less
+//! (Q_n's elements in place of a candidate's).
 //!
 //! **A failure teaches.** The states are explored in the order of their
 //! least rank, so the first that fails is reached by a sum v whose options

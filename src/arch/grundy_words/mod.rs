@@ -2,7 +2,8 @@
 //! heap whose value is `values[h]` inside the computed table, else
 //! `values[p + (h − p) mod q]` by the period; one loop XORs and ORs the
 //! values and tallies the elements (their OR, the zeros and the ones), as
-//! the game pass on raw arrays needs.
+//! the game pass on raw arrays needs ([`fold`]), or keeps each value, for
+//! the misère pass that counts the heaps of each kind ([`values`]).
 //!
 //! The cost is the reduction modulo q of every element past the table, a
 //! 64-bit one for random `u64le` heaps. The portable build does it as

@@ -78,11 +78,13 @@ for case in "${cases[@]}"; do
         "$bin analyze --game kayles --rule misere --json $file > /dev/null" >&2
     cat "$file" >/dev/null
     rss=$(peak_rss_kib "$bin" analyze --game kayles --rule misere --json "$file")
-    # The pass alone, as the report measures it: the median of RUNS runs.
+    # The pass alone, as the report measures it: the median of RUNS runs,
+    # each report read once the run is over (a reader started beside it
+    # would take a core from the pass's threads).
     passes=()
     for _ in $(seq "$runs"); do
-        passes+=("$("$bin" analyze --game kayles --rule misere --json "$file" |
-            python3 -c 'import json,sys; print(json.load(sys.stdin)["stats"]["seconds"])')")
+        "$bin" analyze --game kayles --rule misere --json "$file" >"$work/pass.json"
+        passes+=("$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stats"]["seconds"])' "$work/pass.json")")
     done
     report=$("$bin" analyze --game kayles --rule misere --json "$file")
     rows+=("$(python3 - "$name" "$(stat -c %s "$file")" "$(median "$json" 0)" "$(median "$json" 1)" \

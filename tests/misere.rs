@@ -324,3 +324,59 @@ fn the_command_line_reports_misere_play_as_section_12_says() {
     let chosen = &json["move"];
     assert!(chosen.get("to_product").is_some() && chosen.get("from_grundy").is_none());
 }
+
+/// Raw arrays of every width with more heaps than the pass reads at once
+/// (4,096), a kind first met past the first such piece: the product of the
+/// heaps' classes, the winner and the move (the lowest heap with an
+/// option into the P-portion, its first such option) against the
+/// quotient's product taken heap by heap.
+#[test]
+fn long_raw_arrays_give_the_product_heap_by_heap() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4096);
+    let game: Game = "kayles".parse().unwrap();
+    let q = Quotient::compute(&game, 4096).unwrap();
+    let class = |h: u64| q.class_of(h).unwrap();
+    let leave_class = |leave: nimstream::games::Leave| match leave {
+        nimstream::games::Leave::Nothing => 0,
+        nimstream::games::Leave::One(a) => class(a),
+        nimstream::games::Leave::Two(a, b) => q.mul(class(a), class(b)),
+    };
+    for round in 0..8 {
+        let format = [Format::U8, Format::U16le, Format::U32le, Format::U64le][round % 4];
+        // A long run of one heap, then heaps of every size up to 199.
+        let repeated = rng.random_range(1..200u64);
+        let len = rng.random_range(4_100..12_000);
+        let heaps: Vec<u64> = (0..len)
+            .map(|i| match i < 4_100 + round * 37 {
+                true => repeated,
+                false => rng.random_range(0..200),
+            })
+            .collect();
+        let big: Vec<BigUint> = heaps.iter().map(|&h| BigUint::from(h)).collect();
+        let bytes = encode(format, &big);
+        let report = analyze_bytes(&bytes, format, "t", &options("kayles", 4096)).unwrap();
+        // Each heap's rest: the product of the others' classes.
+        let mut before = vec![0u16; heaps.len() + 1];
+        for (i, &h) in heaps.iter().enumerate() {
+            before[i + 1] = q.mul(before[i], class(h));
+        }
+        let mut after = vec![0u16; heaps.len() + 1];
+        for (i, &h) in heaps.iter().enumerate().rev() {
+            after[i] = q.mul(after[i + 1], class(h));
+        }
+        let product = before[heaps.len()];
+        let winner = match q.is_p(product) {
+            true => Player::Second,
+            false => Player::First,
+        };
+        assert_eq!(report.winner, winner, "round {round} {format:?}");
+        let expected = heaps.iter().enumerate().find_map(|(i, &h)| {
+            let rest = q.mul(before[i], after[i + 1]);
+            game.options(h)
+                .find(|option| q.is_p(q.mul(rest, leave_class(option.leave))))
+                .map(|option| (i as u64, option.take))
+        });
+        let found = report.misere_move.as_ref().map(|m| (m.heap, m.take));
+        assert_eq!(found, expected, "round {round} {format:?}");
+    }
+}

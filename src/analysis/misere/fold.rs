@@ -14,7 +14,7 @@ use crate::analysis::game::sums::{GameShared, LongResidue, PastValues};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::arch::columns::BlockTally;
-use crate::arch::grundy_words::WordValues;
+use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::HeapSize;
 use crate::input::driver::{each_element, each_word, At, Fold, Needs};
@@ -37,12 +37,17 @@ pub(crate) struct MisereSum<'s> {
     pub(crate) long_tokens: LongTokens,
     /// The token being read in pieces, its groups folded as they come.
     reading: LongResidue,
-    /// [`LANES`] histograms of the kinds of a block's heaps.
+    /// [`LANES`] histograms of the kinds of a piece of a block's heaps.
     lanes: Vec<u64>,
+    /// The kinds of a piece of a block's heaps, [`PIECE`] at most.
+    kinds: Vec<u16>,
 }
 
 /// The histograms a block's kinds are counted into in turn.
 const LANES: usize = 4;
+
+/// The most heaps of a block whose kinds are read at once.
+const PIECE: usize = 4096;
 
 impl<'s> MisereSum<'s> {
     /// An empty fold for a range of a game with `kinds` kinds of heaps.
@@ -56,6 +61,7 @@ impl<'s> MisereSum<'s> {
             long_tokens: LongTokens::default(),
             reading: LongResidue::default(),
             lanes: vec![0; LANES * kinds],
+            kinds: vec![0; PIECE],
         }
     }
 
@@ -72,6 +78,13 @@ impl<'s> MisereSum<'s> {
     /// Counts the little-endian elements of `width` bytes of `bytes`, heaps
     /// of at most 64 bits whose kinds `table` gives with no division, the
     /// `i`-th at `position(i)`; their tally, for the survey.
+    ///
+    /// The kinds of [`PIECE`] heaps at a time are read as the normal-play
+    /// pass reads values ([`grundy_words::values`], vectorised), then
+    /// counted into [`LANES`] histograms in turn (so that consecutive
+    /// heaps of one kind do not wait on each other's count), added up at
+    /// the end of the piece; a kind seen for the first time then has its
+    /// first heap found in the piece.
     fn count_elements(
         &mut self,
         bytes: &[u8],
@@ -79,52 +92,49 @@ impl<'s> MisereSum<'s> {
         table: &WordValues<'_>,
         position: impl Fn(usize) -> HeapPos,
     ) -> BlockTally {
-        match width {
-            1 => self.count_width::<1>(bytes, table, position),
-            2 => self.count_width::<2>(bytes, table, position),
-            4 => self.count_width::<4>(bytes, table, position),
-            _ => self.count_width::<8>(bytes, table, position),
+        let mut tally = BlockTally::default();
+        for (p, piece) in bytes.chunks(PIECE * width).enumerate() {
+            let heaps = piece.len() / width;
+            let found = grundy_words::values(piece, width, table, &mut self.kinds[..heaps]);
+            tally.or |= found.or;
+            tally.zeros += found.zeros;
+            tally.ones += found.ones;
+            self.count_piece(heaps, |i| {
+                let at = i * width;
+                let mut word = [0u8; 8];
+                word[..width].copy_from_slice(&piece[at..at + width]);
+                (position(p * PIECE + i), u64::from_le_bytes(word))
+            });
         }
+        tally
     }
 
-    /// [`MisereSum::count_elements`] for elements of `W` bytes: the kinds
-    /// counted into [`LANES`] histograms in turn (so that consecutive
-    /// heaps of one kind do not wait on each other's count), added up at
-    /// the end; a kind seen for the first time then has its first heap
-    /// found again in the block.
-    #[inline(always)]
-    fn count_width<const W: usize>(
-        &mut self,
-        bytes: &[u8],
-        table: &WordValues<'_>,
-        position: impl Fn(usize) -> HeapPos,
-    ) -> BlockTally {
-        let element = |chunk: &[u8]| {
-            let mut word = [0u8; 8];
-            word[..W].copy_from_slice(chunk);
-            u64::from_le_bytes(word)
-        };
+    /// Counts the kinds of the first `heaps` of `self.kinds`; `heap(i)`
+    /// gives the `i`-th heap's position and size, for the first heap of a
+    /// kind.
+    fn count_piece(&mut self, heaps: usize, heap: impl Fn(usize) -> (HeapPos, u64)) {
         let kinds = self.counts.len();
         self.lanes.fill(0);
-        let mut tally = BlockTally::default();
-        for (i, chunk) in bytes.chunks_exact(W).enumerate() {
-            let h = element(chunk);
-            tally.or |= h;
-            tally.zeros += u64::from(h == 0);
-            tally.ones += u64::from(h == 1);
-            self.lanes[(i % LANES) * kinds + table.value(h) as usize] += 1;
+        let read = &self.kinds[..heaps];
+        let mut quads = read.chunks_exact(LANES);
+        for quad in &mut quads {
+            for (lane, &kind) in quad.iter().enumerate() {
+                self.lanes[lane * kinds + kind as usize] += 1;
+            }
+        }
+        for &kind in quads.remainder() {
+            self.lanes[kind as usize] += 1;
         }
         for kind in 0..kinds {
             let added: u64 = (0..LANES).map(|lane| self.lanes[lane * kinds + kind]).sum();
             if added > 0 && self.counts[kind] == 0 {
-                let (i, h) = bytes
-                    .chunks_exact(W)
-                    .map(element)
-                    .enumerate()
-                    .find(|&(_, h)| table.value(h) as usize == kind)
+                let i = read
+                    .iter()
+                    .position(|&k| k as usize == kind)
                     .expect("a heap of the kind counted");
+                let (pos, h) = heap(i);
                 self.firsts[kind] = Some(Holder {
-                    pos: position(i),
+                    pos,
                     line: None,
                     size: HeapSize::Exact(h),
                     grundy: kind as u16,
@@ -135,7 +145,6 @@ impl<'s> MisereSum<'s> {
             }
             self.counts[kind] += added;
         }
-        tally
     }
 }
 

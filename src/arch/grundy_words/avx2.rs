@@ -4,7 +4,7 @@
 //! sign bits flipped, and a correction keeps rest − kq where that is not
 //! negative (the rest is below 2^35, so its sign says which is smaller).
 
-use super::{fold_portable, BlockValues, WordValues};
+use super::{by_portable, BlockValues, WordValues};
 use crate::arch::columns::BlockTally;
 use std::arch::x86_64::*;
 
@@ -120,21 +120,31 @@ fn kind<const W: usize>(table: &WordValues<'_>) -> u8 {
     }
 }
 
-/// The values and tally of the `W`-byte elements of `bytes`.
+/// The values and tally of the `W`-byte elements of `bytes`; with
+/// `STORE`, each value written to `out` in place of the XOR and OR.
 #[target_feature(enable = "avx2")]
-pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+pub(super) fn fold<const W: usize, const STORE: bool>(
+    bytes: &[u8],
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     match kind::<W>(table) {
-        MASK => fold_by::<W, MASK>(bytes, table),
-        NARROW => fold_by::<W, NARROW>(bytes, table),
-        _ => fold_by::<W, WIDE>(bytes, table),
+        MASK => fold_by::<W, MASK, STORE>(bytes, table, out),
+        NARROW => fold_by::<W, NARROW, STORE>(bytes, table, out),
+        _ => fold_by::<W, WIDE, STORE>(bytes, table, out),
     }
 }
 
-/// The loop with the reduction `KIND`; the elements after the last whole
-/// step go to the portable loop.
+/// The loop with the reduction `KIND`, the values kept in `out`
+/// (`STORE`) or XORed and ORed; the elements after the last whole step go
+/// to the portable loop.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+fn fold_by<const W: usize, const KIND: u8, const STORE: bool>(
+    bytes: &[u8],
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     let reduction = Reduction::new(table);
     let (len, last) = (table.values.len(), table.values[table.values.len() - 1]);
     let preperiod = reduction.preperiod;
@@ -154,7 +164,10 @@ fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>)
     let (mut zeros, mut ones) = (_mm256_setzero_si256(), _mm256_setzero_si256());
     let steps = bytes.chunks_exact(4 * W);
     let rest = steps.remainder();
-    for step in steps {
+    // The low 16 bits of each 32-bit lane, packed into the low 8 bytes.
+    let low_words = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+    let steps_done = bytes.len() / (4 * W);
+    for (i, step) in steps.enumerate() {
         let h = load::<W>(step);
         let residue = reduction.residue::<KIND>(h);
         let inside = _mm256_cmpgt_epi64(len_flipped, _mm256_xor_si256(h, sign));
@@ -169,8 +182,14 @@ fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>)
         // where index < len − 1, so inside the table; the others take
         // the last value from `last_value`.
         let g = unsafe { _mm256_mask_i64gather_epi32::<2>(last_value, base, index, readable) };
-        xor = _mm_xor_si128(xor, g);
-        or = _mm_or_si128(or, g);
+        if STORE {
+            let place = &mut out[4 * i..4 * i + 4];
+            // SAFETY: `place` is 4 values, 8 bytes, written unaligned.
+            unsafe { _mm_storel_epi64(place.as_mut_ptr().cast(), _mm_shuffle_epi8(g, low_words)) };
+        } else {
+            xor = _mm_xor_si128(xor, g);
+            or = _mm_or_si128(or, g);
+        }
         heaps_or = _mm256_or_si256(heaps_or, h);
         // A compare gives −1 where it holds.
         zeros = _mm256_sub_epi64(zeros, _mm256_cmpeq_epi64(h, _mm256_setzero_si256()));
@@ -198,7 +217,11 @@ fn fold_by<const W: usize, const KIND: u8>(bytes: &[u8], table: &WordValues<'_>)
             ones: ones.into_iter().sum(),
         },
     };
-    block.merge(fold_portable(rest, W, table))
+    let rest_out = match STORE {
+        true => &mut out[4 * steps_done..],
+        false => &mut [],
+    };
+    block.merge(by_portable::<STORE>(rest, W, table, rest_out))
 }
 
 /// x mod q in each lane of `x` (below 2^(8·width)), by the reduction the

@@ -6,8 +6,8 @@
 //! against five 32-bit ones and two corrections without IFMA).
 //!
 //! A table of at most 128 values (Kayles' preperiod and period, 71 and
-//! 12, as the game pass hands it) is held in four registers, and every value is permuted out
-//! of them (`vpermi2w`, two a step). Otherwise a period of at most 64
+//! 12, as the game pass hands it) is held in four registers, and every
+//! value is permuted out of them (`vpermi2w`, two a step). Otherwise a period of at most 64
 //! values is held in two registers and a step's values are permuted out
 //! of them unless some element of the step lies inside the table; else
 //! they are gathered (`vpgatherqd`), which costs about as much as the
@@ -19,7 +19,7 @@
 //! The zero and one counts are taken from the compare masks with `popcnt`
 //! on the scalar ports, which leaves the vector ports to the reduction.
 
-use super::{fold_portable, BlockValues, WordValues};
+use super::{by_portable, BlockValues, WordValues};
 use crate::arch::columns::BlockTally;
 use std::arch::x86_64::*;
 
@@ -115,9 +115,14 @@ const PERMUTED_PERIOD: u64 = 64;
 /// The 16-bit lanes that hold a 64-bit lane's low word.
 const LOW_WORDS: __mmask32 = 0x1111_1111;
 
-/// The values and tally of the `W`-byte elements of `bytes`.
+/// The values and tally of the `W`-byte elements of `bytes`; with
+/// `STORE`, each value written to `out` in place of the XOR and OR.
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
-pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+pub(super) fn fold<const W: usize, const STORE: bool>(
+    bytes: &[u8],
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     // Elements of 8 bytes mostly lie past the table, and a short period's
     // values fit in two registers: a step permutes them out of it unless
     // some element lies inside the table. Where the block's first
@@ -134,14 +139,14 @@ pub(super) fn fold<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> Bloc
         (false, false) => GATHER,
     };
     match (kind::<W>(table), lookup) {
-        (MASK, TABLE) => fold_by::<W, MASK, TABLE>(bytes, table),
-        (MASK, PERIOD) => fold_by::<W, MASK, PERIOD>(bytes, table),
-        (MASK, _) => fold_by::<W, MASK, GATHER>(bytes, table),
-        (NARROW, TABLE) => fold_by::<W, NARROW, TABLE>(bytes, table),
-        (NARROW, _) => fold_by::<W, NARROW, GATHER>(bytes, table),
-        (_, TABLE) => fold_by::<W, WIDE, TABLE>(bytes, table),
-        (_, PERIOD) => fold_by::<W, WIDE, PERIOD>(bytes, table),
-        (_, _) => fold_by::<W, WIDE, GATHER>(bytes, table),
+        (MASK, TABLE) => fold_by::<W, MASK, TABLE, STORE>(bytes, table, out),
+        (MASK, PERIOD) => fold_by::<W, MASK, PERIOD, STORE>(bytes, table, out),
+        (MASK, _) => fold_by::<W, MASK, GATHER, STORE>(bytes, table, out),
+        (NARROW, TABLE) => fold_by::<W, NARROW, TABLE, STORE>(bytes, table, out),
+        (NARROW, _) => fold_by::<W, NARROW, GATHER, STORE>(bytes, table, out),
+        (_, TABLE) => fold_by::<W, WIDE, TABLE, STORE>(bytes, table, out),
+        (_, PERIOD) => fold_by::<W, WIDE, PERIOD, STORE>(bytes, table, out),
+        (_, _) => fold_by::<W, WIDE, GATHER, STORE>(bytes, table, out),
     }
 }
 
@@ -185,7 +190,7 @@ fn table_values(table: &WordValues<'_>) -> [__m512i; 4] {
 /// indices below 64 pick from the first two, the others from the last two.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn permuted(values: &[__m512i; 4], index: __m512i) -> __m512i {
+fn from_table(values: &[__m512i; 4], index: __m512i) -> __m512i {
     let high = _mm512_test_epi16_mask(index, _mm512_set1_epi16(64)) & LOW_WORDS;
     let low = LOW_WORDS & !high;
     _mm512_or_si512(
@@ -259,13 +264,14 @@ fn period_values(table: &WordValues<'_>) -> [__m512i; 2] {
 }
 
 /// The loop with the reduction `KIND` and the values looked up by
-/// `LOOKUP`; the elements after the last whole step go to the portable
-/// loop.
+/// `LOOKUP`, kept in `out` (`STORE`) or XORed and ORed; the elements
+/// after the last whole step go to the portable loop.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
-fn fold_by<const W: usize, const KIND: u8, const LOOKUP: u8>(
+fn fold_by<const W: usize, const KIND: u8, const LOOKUP: u8, const STORE: bool>(
     bytes: &[u8],
     table: &WordValues<'_>,
+    out: &mut [u16],
 ) -> BlockValues {
     let reduction = Reduction::new(table);
     let lookup = Lookup::new(table);
@@ -278,23 +284,40 @@ fn fold_by<const W: usize, const KIND: u8, const LOOKUP: u8>(
     let (mut zeros, mut ones) = (0u64, 0u64);
     let steps = bytes.chunks_exact(8 * W);
     let rest = steps.remainder();
-    for step in steps {
+    let steps_done = bytes.len() / (8 * W);
+    for (i, step) in steps.enumerate() {
         let h = load::<W>(step);
         let residue = reduction.residue::<KIND>(h);
+        // Whether the values are in the 64-bit lanes' low words (else in
+        // the gather's 32-bit lanes).
+        let permuted =
+            LOOKUP == TABLE || (LOOKUP == PERIOD && _mm512_cmplt_epu64_mask(h, lookup.len) == 0);
         let g = if LOOKUP == TABLE {
             // h inside the table, else p + r.
             let periodic = _mm512_add_epi64(residue, reduction.preperiod);
             let inside = _mm512_cmplt_epu64_mask(h, lookup.len);
-            permuted(&first_values, _mm512_mask_blend_epi64(inside, periodic, h))
-        } else if LOOKUP == PERIOD && _mm512_cmplt_epu64_mask(h, lookup.len) == 0 {
+            from_table(&first_values, _mm512_mask_blend_epi64(inside, periodic, h))
+        } else if permuted {
             // Residues below 64 pick a 16-bit lane of the two registers;
             // the other words of each 64-bit lane are zeroed.
             _mm512_maskz_permutex2var_epi16(LOW_WORDS, low_values, residue, high_values)
         } else {
             lookup.gather(h, residue)
         };
-        xor = _mm512_xor_si512(xor, g);
-        or = _mm512_or_si512(or, g);
+        if STORE {
+            // The eight values as 16-bit words: from the low words of
+            // the 64-bit lanes, or of the gather's 32-bit lanes.
+            let words = match permuted {
+                true => _mm512_cvtepi64_epi16(g),
+                false => _mm256_castsi256_si128(_mm512_cvtepi32_epi16(g)),
+            };
+            let place = &mut out[8 * i..8 * i + 8];
+            // SAFETY: `place` is 8 values, 16 bytes, written unaligned.
+            unsafe { _mm_storeu_si128(place.as_mut_ptr().cast(), words) };
+        } else {
+            xor = _mm512_xor_si512(xor, g);
+            or = _mm512_or_si512(or, g);
+        }
         heaps_or = _mm512_or_si512(heaps_or, h);
         zeros += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_setzero_si512()).count_ones());
         ones += u64::from(_mm512_cmpeq_epu64_mask(h, _mm512_set1_epi64(1)).count_ones());
@@ -308,7 +331,11 @@ fn fold_by<const W: usize, const KIND: u8, const LOOKUP: u8>(
             ones,
         },
     };
-    block.merge(fold_portable(rest, W, table))
+    let rest_out = match STORE {
+        true => &mut out[8 * steps_done..],
+        false => &mut [],
+    };
+    block.merge(by_portable::<STORE>(rest, W, table, rest_out))
 }
 
 /// x mod q in each lane of `x` (below 2^(8·width)), by the reduction the

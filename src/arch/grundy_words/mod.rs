@@ -2,7 +2,8 @@
 //! heap whose value is `values[h]` inside the computed table, else
 //! `values[p + (h − p) mod q]` by the period; one loop XORs and ORs the
 //! values and tallies the elements (their OR, the zeros and the ones), as
-//! the game pass on raw arrays needs.
+//! the game pass on raw arrays needs ([`fold`]), or keeps each value, for
+//! the misère pass that counts the heaps of each kind ([`values`]).
 //!
 //! The cost is the reduction modulo q of every element past the table, a
 //! 64-bit one for random `u64le` heaps. The portable build does it as
@@ -177,30 +178,78 @@ impl BlockValues {
 /// are ignored). Uses AVX-512 (with IFMA) or AVX2 when
 /// [`cpu`](super::cpu) allows it.
 pub fn fold(bytes: &[u8], width: usize, table: &WordValues<'_>) -> BlockValues {
+    dispatch::<false>(bytes, width, table, &mut [])
+}
+
+/// The value of each element of `bytes` as [`fold`] reads them, in order,
+/// into `values` (which has room for one per whole element), and their
+/// tally: for a pass that counts the elements of each value rather than
+/// XOR them (misère play's kinds of heaps). Vectorised as [`fold`] is.
+///
+/// ```
+/// use nimstream::arch::grundy_words::{values, WordValues};
+///
+/// let table = WordValues::new(&[0, 1, 2], 1, 2).expect("p + q ≤ len");
+/// let heaps: Vec<u8> = [1u64, 2, 1 << 40].iter().flat_map(|h| h.to_le_bytes()).collect();
+/// let mut out = [0u16; 3];
+/// let tally = values(&heaps, 8, &table, &mut out);
+/// assert_eq!((out, tally.ones), ([1, 2, 2], 1));
+/// ```
+///
+/// # Panics
+/// If `values` holds fewer than `bytes.len() / width` values.
+pub fn values(
+    bytes: &[u8],
+    width: usize,
+    table: &WordValues<'_>,
+    values: &mut [u16],
+) -> BlockTally {
+    assert!(values.len() >= bytes.len() / width, "room for every value");
+    dispatch::<true>(bytes, width, table, values).tally
+}
+
+/// [`fold`] (`STORE` false) or [`values`] (`STORE` true, each value
+/// written to `out`) by the best build the CPU allows.
+fn dispatch<const STORE: bool>(
+    bytes: &[u8],
+    width: usize,
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     #[cfg(target_arch = "x86_64")]
     {
         let cpu = super::cpu();
         if cpu.avx512_ifma {
             // SAFETY: `cpu()` reports AVX-512 (F and BW with POPCNT and
             // IFMA) only where the CPU has it.
-            return unsafe { fold_avx512(bytes, width, table) };
+            return unsafe { by_avx512::<STORE>(bytes, width, table, out) };
         }
         if cpu.avx2 {
             // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
-            return unsafe { fold_avx2(bytes, width, table) };
+            return unsafe { by_avx2::<STORE>(bytes, width, table, out) };
         }
     }
-    fold_portable(bytes, width, table)
+    by_portable::<STORE>(bytes, width, table, out)
 }
 
 /// [`fold`] one element at a time, with the 64-bit Barrett reduction:
 /// the reference the vector builds are tested against.
 pub fn fold_portable(bytes: &[u8], width: usize, table: &WordValues<'_>) -> BlockValues {
+    by_portable::<false>(bytes, width, table, &mut [])
+}
+
+/// [`dispatch`]'s portable build.
+fn by_portable<const STORE: bool>(
+    bytes: &[u8],
+    width: usize,
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     match width {
-        1 => fold_scalar::<1>(bytes, table),
-        2 => fold_scalar::<2>(bytes, table),
-        4 => fold_scalar::<4>(bytes, table),
-        _ => fold_scalar::<8>(bytes, table),
+        1 => fold_scalar::<1, STORE>(bytes, table, out),
+        2 => fold_scalar::<2, STORE>(bytes, table, out),
+        4 => fold_scalar::<4, STORE>(bytes, table, out),
+        _ => fold_scalar::<8, STORE>(bytes, table, out),
     }
 }
 
@@ -211,11 +260,23 @@ pub fn fold_portable(bytes: &[u8], width: usize, table: &WordValues<'_>) -> Bloc
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub unsafe fn fold_avx2(bytes: &[u8], width: usize, table: &WordValues<'_>) -> BlockValues {
+    by_avx2::<false>(bytes, width, table, &mut [])
+}
+
+/// [`dispatch`]'s AVX2 build.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn by_avx2<const STORE: bool>(
+    bytes: &[u8],
+    width: usize,
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     match width {
-        1 => avx2::fold::<1>(bytes, table),
-        2 => avx2::fold::<2>(bytes, table),
-        4 => avx2::fold::<4>(bytes, table),
-        _ => avx2::fold::<8>(bytes, table),
+        1 => avx2::fold::<1, STORE>(bytes, table, out),
+        2 => avx2::fold::<2, STORE>(bytes, table, out),
+        4 => avx2::fold::<4, STORE>(bytes, table, out),
+        _ => avx2::fold::<8, STORE>(bytes, table, out),
     }
 }
 
@@ -228,23 +289,44 @@ pub unsafe fn fold_avx2(bytes: &[u8], width: usize, table: &WordValues<'_>) -> B
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
 pub unsafe fn fold_avx512(bytes: &[u8], width: usize, table: &WordValues<'_>) -> BlockValues {
+    by_avx512::<false>(bytes, width, table, &mut [])
+}
+
+/// [`dispatch`]'s AVX-512 build.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,popcnt")]
+fn by_avx512<const STORE: bool>(
+    bytes: &[u8],
+    width: usize,
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     match width {
-        1 => avx512::fold::<1>(bytes, table),
-        2 => avx512::fold::<2>(bytes, table),
-        4 => avx512::fold::<4>(bytes, table),
-        _ => avx512::fold::<8>(bytes, table),
+        1 => avx512::fold::<1, STORE>(bytes, table, out),
+        2 => avx512::fold::<2, STORE>(bytes, table, out),
+        4 => avx512::fold::<4, STORE>(bytes, table, out),
+        _ => avx512::fold::<8, STORE>(bytes, table, out),
     }
 }
 
-/// The scalar loop over `W`-byte elements, with no branch per element.
+/// The scalar loop over `W`-byte elements, with no branch per element;
+/// with `STORE`, each value goes to `out` in place of the XOR and OR.
 #[inline(always)]
-fn fold_scalar<const W: usize>(bytes: &[u8], table: &WordValues<'_>) -> BlockValues {
+fn fold_scalar<const W: usize, const STORE: bool>(
+    bytes: &[u8],
+    table: &WordValues<'_>,
+    out: &mut [u16],
+) -> BlockValues {
     let mut block = BlockValues::default();
-    for element in bytes.chunks_exact(W) {
+    for (i, element) in bytes.chunks_exact(W).enumerate() {
         let h = load::<W>(element);
         let g = table.values[table.index(h) as usize];
-        block.xor ^= g;
-        block.or |= g;
+        if STORE {
+            out[i] = g;
+        } else {
+            block.xor ^= g;
+            block.or |= g;
+        }
         block.tally.or |= h;
         block.tally.zeros += u64::from(h == 0);
         block.tally.ones += u64::from(h == 1);

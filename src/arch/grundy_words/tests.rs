@@ -1,5 +1,6 @@
 //! Every build of the value fold held against the naive one (`%` on each
-//! element) and the portable loop, on random tables and periods.
+//! element) and the portable loop, on random tables and periods, and
+//! every build of [`values`] against each element's naive value.
 
 use super::*;
 use rand::{Rng, SeedableRng};
@@ -31,15 +32,52 @@ fn builds() -> Vec<(&'static str, Fold)> {
     builds
 }
 
+type Keep = fn(&[u8], usize, &WordValues<'_>, &mut [u16]) -> BlockValues;
+
+/// Every build of [`values`] this CPU can run, whatever the cap, by name.
+fn value_builds() -> Vec<(&'static str, Keep)> {
+    let mut builds: Vec<(&'static str, Keep)> = vec![
+        ("portable", by_portable::<true>),
+        ("dispatched", |bytes, width, table, out| BlockValues {
+            tally: values(bytes, width, table, out),
+            ..BlockValues::default()
+        }),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    {
+        let cpu = crate::arch::Cpu::detected();
+        if cpu.avx2 {
+            builds.push(("avx2", |bytes, width, table, out| {
+                // SAFETY: this build is listed only when the CPU has AVX2.
+                unsafe { by_avx2::<true>(bytes, width, table, out) }
+            }));
+        }
+        if cpu.avx512_ifma {
+            builds.push(("avx512", |bytes, width, table, out| {
+                // SAFETY: this build is listed only when the CPU has
+                // what `by_avx512` needs.
+                unsafe { by_avx512::<true>(bytes, width, table, out) }
+            }));
+        }
+    }
+    builds
+}
+
+/// The value of `h` as the definition: `values[h]`, or the period's value
+/// by `%`.
+fn naive_value(h: u64, values: &[u16], p: u64, q: u64) -> u16 {
+    match usize::try_from(h).ok().and_then(|i| values.get(i)) {
+        Some(&g) => g,
+        None => values[(p + (h - p) % q) as usize],
+    }
+}
+
 /// The fold written as the definition: `values[h]`, or the period's value
 /// by `%`.
 fn naive(elements: &[u64], values: &[u16], p: u64, q: u64) -> BlockValues {
     let mut block = BlockValues::default();
     for &h in elements {
-        let g = match usize::try_from(h).ok().and_then(|i| values.get(i)) {
-            Some(&g) => g,
-            None => values[(p + (h - p) % q) as usize],
-        };
+        let g = naive_value(h, values, p, q);
         block.xor ^= g;
         block.or |= g;
         block.tally.or |= h;
@@ -65,6 +103,22 @@ fn check(elements: &[u64], width: usize, values: &[u16], p: u64, q: u64, what: &
     for (name, build) in builds() {
         let got = build(&data, width, &table);
         assert_eq!(got, expected, "{name}, width {width}, p {p}, q {q}, {what}");
+    }
+    let each: Vec<u16> = elements
+        .iter()
+        .map(|&h| naive_value(h, values, p, q))
+        .collect();
+    for (name, build) in value_builds() {
+        let mut out = vec![0u16; elements.len()];
+        let got = build(&data, width, &table, &mut out);
+        assert_eq!(
+            got.tally, expected.tally,
+            "{name} values' tally, width {width}, {what}"
+        );
+        assert_eq!(
+            out, each,
+            "{name} values, width {width}, p {p}, q {q}, {what}"
+        );
     }
 }
 

@@ -7,7 +7,7 @@
 //! ≤ n tells apart and H_{n+1} does): Q_{n+1} then gives new classes to
 //! the smaller heaps as well, and their option classes are made again.
 
-use super::model::{extend, Refused};
+use super::model::{extend, Explored, Refused};
 use super::table::Table;
 use crate::games::{Game, Leave};
 use std::collections::HashMap;
@@ -22,6 +22,8 @@ pub(crate) struct Build {
     /// Each set of option classes (in Q_n) of a live heap ≤ n, and the
     /// class of its heaps.
     by_options: HashMap<Vec<u16>, u16>,
+    /// The states of the proof of the last quotient a model extended.
+    explored: Option<Explored>,
 }
 
 /// How a heap was added.
@@ -58,6 +60,7 @@ impl Build {
             p_portion: vec![false],
             pretending: vec![0],
             by_options: HashMap::new(),
+            explored: None,
         }
     }
 
@@ -108,6 +111,7 @@ impl Build {
             &self.game,
             &self.table,
             &self.pretending,
+            self.explored.as_ref(),
             max_order,
             max_states,
             work,
@@ -122,6 +126,7 @@ impl Build {
         self.table = found.table;
         self.p_portion = found.p_portion;
         self.pretending = found.pretending;
+        self.explored = Some(found.explored);
         self.by_options = (1..=n)
             .map(|h| (self.option_classes(h), self.pretending[h as usize]))
             .filter(|(options, _)| !options.is_empty())

@@ -35,7 +35,15 @@ pub(super) struct Candidate<'q> {
     pub(super) kinds: Vec<Kind>,
     /// Each heap's element, heaps 0..=n+1.
     pub(super) heaps: Vec<u32>,
+    /// The product of every two elements, row by row, for an image of
+    /// at most [`DENSE`] elements (else [`Product::mul`] each time): the
+    /// P-portion and the reduction take a few products per element and
+    /// kind, each a division per coordinate.
+    products: Option<Vec<u32>>,
 }
+
+/// The most elements of an image whose products are made once.
+const DENSE: usize = 1 << 10;
 
 /// A candidate's P-portion and the representative sums that made it.
 pub(super) struct Portion {
@@ -134,12 +142,22 @@ impl<'q> Candidate<'q> {
             })
             .collect();
         let heaps = heap_codes.into_iter().map(dense).collect();
+        let products = (codes.len() <= DENSE).then(|| {
+            let parts: Vec<(u16, u32)> = codes.iter().map(|&u| product.parts(u)).collect();
+            let product = &product;
+            parts
+                .iter()
+                .flat_map(|&u| parts.iter().map(move |&w| product.mul_parts(u, w)))
+                .map(|code| index[code as usize])
+                .collect()
+        });
         Ok(Candidate {
             product,
             index,
             codes,
             kinds,
             heaps,
+            products,
         })
     }
 
@@ -149,6 +167,9 @@ impl<'q> Candidate<'q> {
 
     /// The product of two elements of the image.
     pub(super) fn mul(&self, u: u32, w: u32) -> u32 {
+        if let Some(products) = &self.products {
+            return products[u as usize * self.len() + w as usize];
+        }
         let code = self
             .product
             .mul(self.codes[u as usize], self.codes[w as usize]);
@@ -177,7 +198,9 @@ impl<'q> Candidate<'q> {
             .collect()
     }
 
-    /// The P-portion S, from representatives of least rank (module docs).
+    /// The P-portion S, from representatives of least rank (module docs):
+    /// the elements settled in the order of (rank, element, parent), each
+    /// queued again only when a parent lowers that order.
     pub(super) fn p_portion(&self) -> Portion {
         let len = self.len();
         let mut portion = Portion {
@@ -185,6 +208,8 @@ impl<'q> Candidate<'q> {
             parent: vec![None; len],
         };
         let mut settled = vec![false; len];
+        let mut best: Vec<(u64, Option<(u32, u32)>)> = vec![(u64::MAX, None); len];
+        best[0] = (0, None);
         let mut queue = BinaryHeap::from([Reverse((0u64, 0u32, None))]);
         while let Some(Reverse((rank, m, parent))) = queue.pop() {
             if settled[m as usize] {
@@ -196,8 +221,10 @@ impl<'q> Candidate<'q> {
             portion.in_s[m as usize] = self.is_p(&kinds, &portion.in_s);
             for (index, kind) in (0u32..).zip(&self.kinds) {
                 let to = self.mul(m, kind.element);
-                if !settled[to as usize] {
-                    queue.push(Reverse((rank + kind.rank, to, Some((m, index)))));
+                let reached = (rank + kind.rank, Some((m, index)));
+                if !settled[to as usize] && reached < best[to as usize] {
+                    best[to as usize] = reached;
+                    queue.push(Reverse((reached.0, to, reached.1)));
                 }
             }
         }
@@ -233,7 +260,10 @@ impl<'q> Candidate<'q> {
     /// (module docs): Q_{n+1} if the candidate is a model, and the model
     /// the proof checks either way. `None` past `max_order` classes.
     pub(super) fn reduce(&self, in_s: &[bool], max_order: usize) -> Result<Model, Refused> {
-        let generators: Vec<u32> = self.kinds.iter().map(|kind| kind.element).collect();
+        // Kinds outnumber their elements.
+        let mut generators: Vec<u32> = self.kinds.iter().map(|kind| kind.element).collect();
+        generators.sort_unstable();
+        generators.dedup();
         let congruence = Congruence::refine(
             self.len(),
             |u, w| self.mul(u, w),

@@ -52,6 +52,25 @@
 //! P-positions iff their elements are in S, and v is a P-position iff it
 //! has a move and none of them is. So the model is Q_{n+1}.
 //!
+//! **The next heap starts from the last proof.** Past the heaps that
+//! make the quotient grow (in misère Kayles Q_n keeps its 40 elements
+//! from heap 27 on, while every heap up to 98 with options of new classes
+//! still needs a proof), Q_{n+1} is often Q_n again, the new heap's class
+//! one of its elements. The states of Q_n's proof are then those of every
+//! sum of heaps ≤ n in the new model too, and they hold; only the states
+//! the new heap reaches from them are left to check
+//! ([`Model::prove_from`](proof::Model::prove_from)). So each heap first
+//! tries Q_n itself, no candidate built ([`same_quotient`]): the elements
+//! x that every state allows beside the new heap
+//! ([`Explored::classes_for`]), each model Q_n with Φ(n + 1) = x proven
+//! from Q_n's states. A proven one is Q_{n+1}: Q_n is reduced, and so is
+//! a model on its elements. Else the candidates below find Q_{n+1}, and
+//! their reduction too is proven from Q_n's states when it is Q_n again
+//! (through the isomorphism the heaps fix). A state that fails sends the
+//! candidate to the full proof, which finds the least sum that fails.
+//! Either way the same quotient is found; the work counted is less
+//! (Q_n's elements in place of a candidate's).
+//!
 //! **A failure teaches.** The states are explored in the order of their
 //! least rank, so the first that fails is reached by a sum v whose options
 //! are all decided right: v's outcome is "has a move and 1 ∉ F(v)", which
@@ -77,6 +96,7 @@ mod proof;
 use super::table::Table;
 use crate::games::Game;
 use candidate::Candidate;
+pub(crate) use proof::Explored;
 use proof::Failure;
 use std::collections::HashMap;
 
@@ -128,7 +148,6 @@ pub(crate) enum Refused {
 }
 
 /// Q_{n+1}, found by a proven candidate.
-#[derive(Debug)]
 pub(crate) struct Extended {
     /// Q_{n+1}'s product.
     pub(crate) table: Table,
@@ -136,20 +155,29 @@ pub(crate) struct Extended {
     pub(crate) p_portion: Vec<bool>,
     /// Φ_{n+1}(0), …, Φ_{n+1}(n + 1).
     pub(crate) pretending: Vec<u16>,
+    /// The states of its proof, for the next heap's.
+    pub(crate) explored: Explored,
 }
 
 /// Q_{n+1} from Q_n (`base`, with Φ_n in `pretending`, heaps 0..=n), the
 /// next heap being n + 1, or why no candidate was proven within the
 /// bounds. Q_{n+1} has at most `max_order` elements, and a proof explores
-/// at most `max_states` states.
+/// at most `max_states` states. `last` holds the states of Q_n's proof,
+/// from which a proof of Q_n again starts ([`proof::Model::prove_from`]).
 pub(crate) fn extend(
     game: &Game,
     base: &Table,
     pretending: &[u16],
+    last: Option<&Explored>,
     max_order: usize,
     max_states: usize,
     work: &mut u64,
 ) -> Result<Extended, Refused> {
+    if let Some(last) = last {
+        if let Some(found) = same_quotient(game, pretending, last, max_states, work)? {
+            return Ok(found);
+        }
+    }
     let new_heap = pretending.len() as u64;
     let mut base = base.clone();
     let mut classes: Vec<u16> = pretending.iter().copied().chain([0]).collect();
@@ -168,11 +196,14 @@ pub(crate) fn extend(
         let portion = candidate.p_portion();
         let model = candidate.reduce(&portion.in_s, MAX_MODEL)?;
 
-        let proof = model.prove(max_states);
+        let proof = match last.and_then(|last| model.prove_from(last, max_states)) {
+            Some(states) => Ok(states),
+            None => model.prove(max_states),
+        };
         spend(work, model.explored.get() * model.kinds.len() * model.len())?;
         match proof {
-            Ok(()) if model.len() > max_order => return Err(Refused::Order),
-            Ok(()) => return Ok(model.into_extended()),
+            Ok(_) if model.len() > max_order => return Err(Refused::Order),
+            Ok(states) => return Ok(model.into_extended(states)),
             Err(Failure::States) => return Err(Refused::States),
             Err(Failure::Counterexample(v)) => {
                 let element = candidate.element_of_heaps(&v);
@@ -188,6 +219,33 @@ pub(crate) fn extend(
         }
     }
     Err(Refused::Unproven)
+}
+
+/// Q_{n+1} when it is Q_n again (`last`, Φ_n in `pretending`), the new
+/// heap's class one of its elements ([`Explored::classes_for`]), proven
+/// from Q_n's states; `None` when no element gives a proven model (the
+/// candidates then find Q_{n+1}). Q_n is reduced — any two of its
+/// elements are told apart by a sum of heaps ≤ n — so a proven model on
+/// its elements is reduced too: it is Q_{n+1}.
+fn same_quotient(
+    game: &Game,
+    pretending: &[u16],
+    last: &Explored,
+    max_states: usize,
+    work: &mut u64,
+) -> Result<Option<Extended>, Refused> {
+    let n = pretending.len() as u64 - 1;
+    let table = last.table();
+    let options = proof::option_classes(game, table, pretending, n + 1);
+    for x in last.classes_for(&options) {
+        let model = last.model_with(game, pretending, x);
+        spend(work, model.len() * (model.kinds.len() + 1))?;
+        if let Some(states) = model.prove_from(last, max_states) {
+            spend(work, model.explored.get() * model.kinds.len() * model.len())?;
+            return Ok(Some(model.into_extended(states)));
+        }
+    }
+    Ok(None)
 }
 
 /// Takes `cost` from the work left, or refuses when there is not that

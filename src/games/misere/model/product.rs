@@ -11,7 +11,13 @@ pub(super) struct Product<'q> {
     pub(super) stems: Vec<u32>,
     pub(super) places: Vec<u32>,
     pub(super) span: u32,
+    /// The counts' sums, truncated: `sums[r · span + r']`, for a span of
+    /// at most [`SUMS`] (else added digit by digit each time).
+    sums: Option<Vec<u32>>,
 }
+
+/// The largest span whose sums of counts are made once.
+const SUMS: u32 = 1 << 8;
 
 impl<'q> Product<'q> {
     pub(super) fn new(base: &'q Table, coordinates: &[Coordinate]) -> Result<Product<'q>, Refused> {
@@ -24,12 +30,21 @@ impl<'q> Product<'q> {
         if span.saturating_mul(base.order()) > MAX_PRODUCT {
             return Err(Refused::Candidate);
         }
-        Ok(Product {
+        let mut product = Product {
             base,
             stems: coordinates.iter().map(|c| c.stem).collect(),
             places,
             span: span as u32,
-        })
+            sums: None,
+        };
+        let span = product.span;
+        if span <= SUMS {
+            let sums = (0..span * span)
+                .map(|rr| product.add_counts(rr / span, rr % span))
+                .collect();
+            product.sums = Some(sums);
+        }
+        Ok(product)
     }
 
     pub(super) fn len(&self) -> usize {
@@ -43,9 +58,28 @@ impl<'q> Product<'q> {
 
     /// The product: classes multiplied in Q_n, counts added and truncated.
     pub(super) fn mul(&self, u: u32, w: u32) -> u32 {
-        let (qu, ru) = (u / self.span, u % self.span);
-        let (qw, rw) = (w / self.span, w % self.span);
-        let q = self.base.mul(qu as u16, qw as u16);
+        self.mul_parts(self.parts(u), self.parts(w))
+    }
+
+    /// An element's class in Q_n and its coordinates' counts.
+    pub(super) fn parts(&self, u: u32) -> (u16, u32) {
+        ((u / self.span) as u16, u % self.span)
+    }
+
+    /// [`mul`](Self::mul) of two elements given by their [`parts`](Self::parts).
+    #[inline(always)]
+    pub(super) fn mul_parts(&self, (qu, ru): (u16, u32), (qw, rw): (u16, u32)) -> u32 {
+        let q = self.base.mul(qu, qw);
+        let counts = match &self.sums {
+            Some(sums) => sums[(ru * self.span + rw) as usize],
+            None => self.add_counts(ru, rw),
+        };
+        u32::from(q) * self.span + counts
+    }
+
+    /// The coordinates' counts `ru` and `rw` (in mixed radix) added, each
+    /// truncated.
+    fn add_counts(&self, ru: u32, rw: u32) -> u32 {
         let mut counts = 0;
         for (&stem, &place) in self.stems.iter().zip(&self.places) {
             let radix = stem + 2;
@@ -55,6 +89,6 @@ impl<'q> Product<'q> {
             }
             counts += e * place;
         }
-        u32::from(q) * self.span + counts
+        counts
     }
 }

@@ -25,8 +25,10 @@ use crate::input::{HeapValue, RawBlock};
 pub struct BitCounts {
     /// `planes[p][j]`: bit p of the counts of limb position j's 64 bits.
     planes: Vec<Vec<u64>>,
-    /// `staged[j][k]`: limb j of the k-th staged heap (0 past its end).
-    staged: Vec<[u64; STAGED]>,
+    /// `staged[k][j]`: limb j of the k-th staged heap (0 past its end):
+    /// a heap is staged as a copy of its limbs, and the staged words of
+    /// one limb position are added across the rows.
+    staged: [Vec<u64>; STAGED],
     /// Heaps staged.
     len: usize,
     /// Limb positions the staged heaps reach.
@@ -126,12 +128,12 @@ impl BitCounts {
             }
             return;
         }
-        if self.staged.len() < limbs {
-            self.staged.resize(limbs, [0; STAGED]);
+        let row = &mut self.staged[self.len];
+        if row.len() < limbs {
+            row.resize(limbs, 0);
         }
-        let k = self.len;
-        for (row, word) in self.staged.iter_mut().zip(words) {
-            row[k] = word;
+        for (slot, word) in row.iter_mut().zip(words) {
+            *slot = word;
         }
         self.reach = self.reach.max(limbs);
         self.len += 1;
@@ -151,8 +153,15 @@ impl BitCounts {
         for p in 0..SUM_PLANES {
             self.plane(p, reach);
         }
+        for row in &mut self.staged {
+            if row.len() < reach {
+                row.resize(reach, 0);
+            }
+        }
         let mut carries = std::mem::take(&mut self.carries);
         carries.clear();
+        carries.resize(reach, 0);
+        let staged = self.staged.each_ref().map(|row| &row[..reach]);
         let [ones, twos, fours, eights, ..] = &mut self.planes[..] else {
             unreachable!("plane() made {SUM_PLANES} planes")
         };
@@ -161,14 +170,16 @@ impl BitCounts {
             .0
             .zip(rows.1)
             .zip(fours[..reach].iter_mut().zip(&mut eights[..reach]));
-        for (staged, ((one, two), (four, eight))) in self.staged[..reach].iter_mut().zip(rows) {
-            let digits = sum_of_eight(staged);
-            *staged = [0; STAGED];
+        for (j, ((one, two), (four, eight))) in rows.enumerate() {
+            let digits = sum_of_eight(&staged.map(|row| row[j]));
             let mut carry = 0;
             for (count, digit) in [one, two, four, eight].into_iter().zip(digits) {
                 (*count, carry) = carry_save(*count, digit, carry);
             }
-            carries.push(carry);
+            carries[j] = carry;
+        }
+        for row in &mut self.staged {
+            row[..reach].fill(0);
         }
         let mut p = SUM_PLANES;
         while carries.iter().any(|&carry| carry != 0) {
@@ -225,9 +236,8 @@ impl BitCounts {
             .enumerate()
             .map(|(p, row)| (row.get(limb).map_or(0, |w| w >> bit & 1)) << p)
             .sum();
-        let staged = self.staged.get(limb).map_or(0, |row| {
-            row.iter().filter(|&&w| w >> bit & 1 == 1).count() as u64
-        });
+        let holds = |row: &&Vec<u64>| row.get(limb).is_some_and(|w| w >> bit & 1 == 1);
+        let staged = self.staged.iter().filter(holds).count() as u64;
         let columns = match (&self.columns, limb) {
             (Some(counter), 0) => counter.columns()[bit as usize],
             _ => 0,

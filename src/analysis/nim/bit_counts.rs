@@ -17,7 +17,7 @@ use crate::input::{HeapValue, RawBlock};
 /// planes: the ripple is paid once per eight heaps (Harley–Seal's
 /// reduction, as in [`crate::arch::columns`], whose 32-heap steps would
 /// need 2 KiB of counters per limb position of a stream's longest heap,
-/// where this needs 64 bytes). Blocks of heaps of at most 64 bits (short
+/// where this needs 72 bytes: eight staged words and a carry). Blocks of heaps of at most 64 bits (short
 /// tokens, raw arrays) are counted by that column loop, into one column
 /// counter for limb position 0. Lean counters, for small budgets, add
 /// each heap at once and stage nothing, and count blocks heap by heap.

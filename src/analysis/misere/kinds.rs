@@ -21,7 +21,7 @@
 
 use crate::error::Error;
 use crate::games::misere::Quotient;
-use crate::games::{Game, Leave, Period, Sequence};
+use crate::games::{Game, Period, Sequence};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -49,7 +49,7 @@ impl Kinds {
             .map(|h| {
                 let key = (
                     quotient.class_of(h).expect("a heap ≤ n"),
-                    option_classes(&quotient, h),
+                    quotient.option_classes(h),
                 );
                 let fresh = class.len() as u16;
                 *found.entry(key.clone()).or_insert_with(|| {
@@ -77,23 +77,6 @@ impl Kinds {
     pub(crate) fn class_of_kind(&self, kind: u16) -> u16 {
         self.class[kind as usize]
     }
-}
-
-/// The classes of the options of heap `h` ≤ n, ascending, each once.
-fn option_classes(quotient: &Quotient, h: u64) -> Vec<u16> {
-    let class = |heap: u64| quotient.class_of(heap).expect("a part of a heap ≤ n");
-    let mut classes: Vec<u16> = quotient
-        .game()
-        .options(h)
-        .map(|option| match option.leave {
-            Leave::Nothing => 0,
-            Leave::One(a) => class(a),
-            Leave::Two(a, b) => quotient.mul(class(a), class(b)),
-        })
-        .collect();
-    classes.sort_unstable();
-    classes.dedup();
-    classes
 }
 
 /// The least p with `values[h] = values[h + q]` for every p ≤ h ≤ n − q
@@ -158,7 +141,7 @@ mod tests {
             );
             assert_eq!(
                 kinds.options[kind as usize],
-                option_classes(&kinds.quotient, h)
+                kinds.quotient.option_classes(h)
             );
             assert_eq!(kind, kinds.kinds.value(h - 12).unwrap());
         }

@@ -9,7 +9,7 @@
 
 use super::model::{extend, Explored, Refused};
 use super::table::Table;
-use crate::games::{Game, Leave};
+use crate::games::Game;
 use std::collections::HashMap;
 
 /// Q_n, Φ_n and the heaps' option classes.
@@ -73,19 +73,8 @@ impl Build {
     /// each once: nothing left is 1, one heap its class, two heaps their
     /// product.
     fn option_classes(&self, h: u64) -> Vec<u16> {
-        let phi = |h: u64| self.pretending[h as usize];
-        let mut classes: Vec<u16> = self
-            .game
-            .options(h)
-            .map(|option| match option.leave {
-                Leave::Nothing => 0,
-                Leave::One(a) => phi(a),
-                Leave::Two(a, b) => self.table.mul(phi(a), phi(b)),
-            })
-            .collect();
-        classes.sort_unstable();
-        classes.dedup();
-        classes
+        let phi = |a: u64| self.pretending[a as usize];
+        self.table.option_classes(&self.game, h, phi)
     }
 
     /// Adds heap n + 1: Q_{n+1} and Φ_{n+1}, or why not (Q_n kept).

@@ -167,6 +167,12 @@ impl Quotient {
         self.table.mul(i, j)
     }
 
+    /// The classes of the options of heap `h` ≤ n, ascending, each once.
+    pub(crate) fn option_classes(&self, h: u64) -> Vec<u16> {
+        let class = |a: u64| self.class_of(a).expect("a part of a heap ≤ n");
+        self.table.option_classes(&self.game, h, class)
+    }
+
     /// `x` to the power `exponent`.
     pub fn pow(&self, x: u16, exponent: u64) -> u16 {
         self.table.pow(x, exponent)

@@ -1,6 +1,8 @@
 //! A finite commutative monoid as its product table, element 0 the
 //! identity, and the bitsets over its elements that the proof explores.
 
+use crate::games::{Game, Leave};
+
 /// A finite commutative monoid: `order` elements numbered from 0 (the
 /// identity), the product of i and j at `cells[i * order + j]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +38,28 @@ impl Table {
     #[inline(always)]
     pub(crate) fn mul(&self, i: u16, j: u16) -> u16 {
         self.cells[i as usize * self.order + j as usize]
+    }
+
+    /// The classes of the options of heap `h` of `game`, ascending, each
+    /// once, where heap `a` has the class `class(a)`: nothing left is the
+    /// identity, one heap its class, two heaps their product.
+    pub(crate) fn option_classes(
+        &self,
+        game: &Game,
+        h: u64,
+        class: impl Fn(u64) -> u16,
+    ) -> Vec<u16> {
+        let mut classes: Vec<u16> = game
+            .options(h)
+            .map(|option| match option.leave {
+                Leave::Nothing => 0,
+                Leave::One(a) => class(a),
+                Leave::Two(a, b) => self.mul(class(a), class(b)),
+            })
+            .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        classes
     }
 
     /// The row of products i · j for every j.

@@ -236,7 +236,7 @@ fn same_quotient(
 ) -> Result<Option<Extended>, Refused> {
     let n = pretending.len() as u64 - 1;
     let table = last.table();
-    let options = proof::option_classes(game, table, pretending, n + 1);
+    let options = table.option_classes(game, n + 1, |a| pretending[a as usize]);
     for x in last.classes_for(&options) {
         let model = last.model_with(game, pretending, x);
         spend(work, model.len() * (model.kinds.len() + 1))?;

@@ -4,7 +4,7 @@
 
 use super::{Extended, PROOF_BITS};
 use crate::games::misere::table::{Bits, Table};
-use crate::games::{Game, Leave};
+use crate::games::Game;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -293,7 +293,7 @@ impl Explored {
         let mut found: HashMap<(u16, Vec<u16>), ()> = HashMap::new();
         let mut kinds = Vec::new();
         for h in 1..heaps.len() as u64 {
-            let options = option_classes(game, &self.table, &heaps, h);
+            let options = self.table.option_classes(game, h, |a| heaps[a as usize]);
             if options.is_empty() {
                 continue;
             }
@@ -315,23 +315,6 @@ impl Explored {
             heaps,
         }
     }
-}
-
-/// The classes of the options of heap `h`, whose parts have the classes
-/// `classes` in `table`, ascending, each once.
-pub(super) fn option_classes(game: &Game, table: &Table, classes: &[u16], h: u64) -> Vec<u16> {
-    let class = |a: u64| classes[a as usize];
-    let mut options: Vec<u16> = game
-        .options(h)
-        .map(|option| match option.leave {
-            Leave::Nothing => 0,
-            Leave::One(a) => class(a),
-            Leave::Two(a, b) => table.mul(class(a), class(b)),
-        })
-        .collect();
-    options.sort_unstable();
-    options.dedup();
-    options
 }
 
 /// One step of a proof: the state that a heap of a kind makes from a

@@ -84,6 +84,7 @@ pub mod updates;
 pub mod workbench;
 pub mod working_memory;
 
+pub use analysis::nim::held::{HeldHeaps, Reads};
 pub use analysis::{parse_byte_size, MemoryBudget, Options, Player, Rule, DEFAULT_MAX_VALUES};
 pub use error::Error;
 pub use input::source::cancel::Cancel;
@@ -150,6 +151,50 @@ pub fn analyze_reader(
 ) -> Result<Report, Error> {
     let mut input = Input::stream(Box::new(reader), name).with_cancel(options.cancel.clone());
     report(&mut input, format, name.to_string(), options)
+}
+
+/// Analyzes heaps held in memory as digits, read where they lie (the
+/// Python package's lists of ints), as Nim under the rule of `options`;
+/// `name` stands for their path. The report is the one of the heaps'
+/// `nimb` encoding (offsets and size are the records'), found in two
+/// passes over the heaps: the nim-sum, then the holders of its msb.
+///
+/// ```
+/// use nimstream::{analyze_held, Error, HeldHeaps, Options, Reads};
+///
+/// /// Heaps as base-2^30 digits, as CPython holds its ints.
+/// struct Ints(Vec<Vec<u32>>);
+///
+/// impl HeldHeaps for Ints {
+///     type Error = Error;
+///     fn digit_bits(&self) -> u32 {
+///         30
+///     }
+///     fn each(&mut self, _: Reads, mut visit: impl FnMut(&[u32])) -> Result<(), Error> {
+///         self.0.iter().for_each(|digits| visit(digits));
+///         Ok(())
+///     }
+/// }
+///
+/// // 3, 4 and 2^30 + 5: the nim-sum is 2^30 + 2, and the move is on 2^30 + 5.
+/// let mut heaps = Ints(vec![vec![3], vec![4], vec![5, 1]]);
+/// let report = analyze_held(&mut heaps, "ints", &Options::default())?;
+/// assert_eq!(report.nim_sum.unwrap().dec.as_deref(), Some("1073741826"));
+/// assert_eq!(report.winning_move.unwrap().heap, 2);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn analyze_held<H: HeldHeaps>(
+    heaps: &mut H,
+    name: &str,
+    options: &Options,
+) -> Result<Report, H::Error> {
+    let (facts, bytes) = analysis::nim::held::analyze_held(heaps, options)?;
+    let info = InputInfo {
+        path: name.to_string(),
+        format: Format::Nimb,
+        bytes,
+    };
+    Ok(Report::new(facts, info, options.rule))
 }
 
 /// Runs the analysis and builds its report; `path` is the input as named

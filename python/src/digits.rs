@@ -23,6 +23,17 @@
 //! `NIMSTREAM_INTS=bytes` in the environment, ints go through
 //! `int.to_bytes` as before (`sources::magnitude_of`). Only exact `int`s
 //! are read in place: a subclass may lay itself out otherwise.
+//!
+//! The items of an exact list or tuple are read in place too ([`item`]),
+//! where [`items_layout`] finds them as CPython 3.9–3.14 lays them out
+//! (`Include/cpython/listobject.h`, `tupleobject.h`): after the 24 bytes
+//! of `PyObject_VAR_HEAD`, whose `ob_size` at offset 16 is the length, a
+//! list has the pointer `ob_item` to its items, a tuple the items
+//! themselves from `tuple.__basicsize__` on (24, or 32 where 3.14 caches
+//! the hash before them). Checked on a known list and tuple against
+//! `id()`, as the ints are; a walk over a list of ints then costs no
+//! reference count and no iterator call per int, and can fetch the ints
+//! ahead of their reading.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -42,7 +53,7 @@ const SIZE_OFFSET: usize = 16;
 /// Byte offset of the first digit (`int.__basicsize__`).
 const DIGITS_OFFSET: usize = 24;
 /// Bits in a digit (`sys.int_info.bits_per_digit`).
-const DIGIT_BITS: u64 = 30;
+pub const DIGIT_BITS: u32 = 30;
 
 /// A layout checked on this interpreter's ints: only [`layout`] makes
 /// one, so that [`read`], a safe function, reads no object through a
@@ -101,7 +112,7 @@ fn claimed(py: Python<'_>) -> PyResult<Option<Layout>> {
     if implementation != "cpython"
         || major != 3
         || !(9..=14).contains(&minor)
-        || bits != DIGIT_BITS
+        || bits != u64::from(DIGIT_BITS)
         || digit_size != 4
         || item_size != 4
         || basic_size != DIGITS_OFFSET
@@ -225,18 +236,9 @@ unsafe fn digits_at<'a>(int: *mut pyo3::ffi::PyObject, count: usize) -> &'a [u32
 /// An int read in place, or `None` when `heap` is not an exact `int`
 /// (subclasses and `__index__` objects go through `int.to_bytes`).
 pub fn read<'a>(heap: &'a Bound<'_, PyAny>, layout: Checked) -> Option<(Sign, Digits<'a>)> {
-    // SAFETY: `heap` is a live object (the reference we hold).
-    if unsafe { pyo3::ffi::PyLong_CheckExact(heap.as_ptr()) } == 0 {
-        return None;
-    }
-    // SAFETY: `heap` is an exact int of this interpreter, whose layout
-    // `layout` is (decided and checked by [`layout`]), kept alive for 'a
-    // by the reference `heap`, read with the GIL held; the digit count
-    // comes from the object itself, and CPython allocates that many
-    // digits after the head (`_PyLong_New`).
-    let (count, sign) = unsafe { size_word(heap.as_ptr(), layout.0) };
-    // SAFETY: as above.
-    Some((sign, Digits(unsafe { digits_at(heap.as_ptr(), count) })))
+    // SAFETY: `heap` is a live object, kept alive for 'a by the reference
+    // `heap` (ints are immutable).
+    unsafe { read_object(heap.as_ptr(), layout) }
 }
 
 /// A magnitude as CPython's 30-bit digits, least significant first.
@@ -247,7 +249,9 @@ impl Digits<'_> {
     /// The number of bits in the value (0 for zero).
     pub fn bit_length(&self) -> u64 {
         match self.0.iter().rposition(|&digit| digit != 0) {
-            Some(top) => DIGIT_BITS * top as u64 + u64::from(32 - self.0[top].leading_zeros()),
+            Some(top) => {
+                u64::from(DIGIT_BITS) * top as u64 + u64::from(32 - self.0[top].leading_zeros())
+            }
             None => 0,
         }
     }
@@ -279,5 +283,159 @@ impl Digits<'_> {
             out.extend_from_slice(&bytes[..15]);
         }
         out.truncate(end);
+    }
+}
+
+/// Little-endian 64-bit `limbs` as 30-bit digits in `out` (replacing
+/// what it held), as CPython would hold the same value.
+pub fn from_limbs(limbs: &[u64], out: &mut Vec<u32>) {
+    out.clear();
+    let bits = 64 * limbs.len();
+    let digit = |at: usize| {
+        let (limb, shift) = (at / 64, at % 64);
+        let low = limbs[limb] >> shift;
+        let high = match (shift > 64 - DIGIT_BITS as usize, limbs.get(limb + 1)) {
+            (true, Some(&next)) => next << (64 - shift),
+            _ => 0,
+        };
+        (low | high) as u32 & ((1 << DIGIT_BITS) - 1)
+    };
+    out.extend((0..bits).step_by(DIGIT_BITS as usize).map(digit));
+}
+
+/// Where the items of lists and tuples lie, checked on this interpreter.
+#[derive(Clone, Copy, Debug)]
+pub struct Items {
+    /// Byte offset of a tuple's first item (`tuple.__basicsize__`).
+    tuple_items: usize,
+}
+
+/// Byte offset of a list's (and a tuple's) length, `ob_size`.
+const LENGTH_OFFSET: usize = 16;
+/// Byte offset of a list's pointer to its items, `ob_item`.
+const LIST_ITEMS_OFFSET: usize = 24;
+
+/// The items layout decided for this interpreter, once.
+static ITEMS: PyOnceLock<Option<Items>> = PyOnceLock::new();
+
+/// Where lists' and tuples' items lie on this interpreter, or `None`
+/// when they must be iterated (where ints are not read in place either).
+pub fn items_layout(py: Python<'_>) -> Option<Items> {
+    *ITEMS.get_or_init(py, || {
+        layout(py)?;
+        let basic_size: usize = py
+            .get_type::<pyo3::types::PyTuple>()
+            .getattr("__basicsize__")
+            .ok()?
+            .extract()
+            .ok()?;
+        let items = Items {
+            tuple_items: basic_size,
+        };
+        (matches!(basic_size, 24 | 32) && items_read_right(py, items)).then_some(items)
+    })
+}
+
+/// Whether `items` reads a known list and tuple as `id()` sees them.
+fn items_read_right(py: Python<'_>, items: Items) -> bool {
+    let known = "(lambda xs: (xs, tuple(xs), [id(x) for x in xs]))([object() for _ in range(5)] + [7, 2**100])";
+    let Ok(known) = py.eval(&std::ffi::CString::new(known).expect("no NUL"), None, None) else {
+        return false;
+    };
+    let Ok((list, tuple, ids)) =
+        known.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>, Vec<usize>)>()
+    else {
+        return false;
+    };
+    [list, tuple].iter().all(|sequence| {
+        let read: Vec<usize> = (0..ids.len() + 1)
+            .map_while(|index| item(sequence, items, index))
+            .map(|item| item as usize)
+            .collect();
+        read == ids
+    })
+}
+
+/// Item `index` of `sequence` where it lies, when `sequence` is an exact
+/// list or tuple and `index` is below its length; `None` otherwise. The
+/// pointer is borrowed from the sequence: it stays valid while no Python
+/// code runs (which could change the list).
+#[inline]
+pub fn item(
+    sequence: &Bound<'_, PyAny>,
+    items: Items,
+    index: usize,
+) -> Option<*mut pyo3::ffi::PyObject> {
+    let object = sequence.as_ptr();
+    // SAFETY: `sequence` is a live object (the reference we hold, the GIL
+    // held); its exact type is checked before any field is read.
+    let (is_list, is_tuple) = unsafe {
+        (
+            pyo3::ffi::PyList_CheckExact(object) != 0,
+            pyo3::ffi::PyTuple_CheckExact(object) != 0,
+        )
+    };
+    if !is_list && !is_tuple {
+        return None;
+    }
+    // SAFETY: an exact list or tuple of this interpreter, whose layout
+    // `items` is (checked by [`items_layout`]): its length lies at offset
+    // 16, and its first item (a tuple) or the pointer to its items (a
+    // list) at the offsets read; `index` is below the length, so the item
+    // read is one of the `ob_size` the sequence holds.
+    unsafe {
+        let base = object.cast::<u8>();
+        let length = base.add(LENGTH_OFFSET).cast::<isize>().read();
+        if index >= length.max(0) as usize {
+            return None;
+        }
+        let first = match is_list {
+            true => base
+                .add(LIST_ITEMS_OFFSET)
+                .cast::<*mut *mut pyo3::ffi::PyObject>()
+                .read(),
+            false => base
+                .add(items.tuple_items)
+                .cast::<*mut pyo3::ffi::PyObject>(),
+        };
+        Some(first.add(index).read())
+    }
+}
+
+/// The int at `int` read in place, as [`read`] reads a bound one.
+///
+/// # Safety
+/// `int` points to a live object that stays alive and unchanged for `'a`.
+pub unsafe fn read_object<'a>(
+    int: *mut pyo3::ffi::PyObject,
+    layout: Checked,
+) -> Option<(Sign, Digits<'a>)> {
+    // SAFETY: the caller's contract: `int` is a live object.
+    if unsafe { pyo3::ffi::PyLong_CheckExact(int) } == 0 {
+        return None;
+    }
+    // SAFETY: as in [`read`]: an exact int of this interpreter, whose
+    // layout `layout` is, alive for 'a by the caller's contract.
+    let (count, sign) = unsafe { size_word(int, layout.0) };
+    // SAFETY: as above.
+    Some((sign, Digits(unsafe { digits_at(int, count) })))
+}
+
+/// Asks the CPU to bring in the digits of the int at `int` (when it is
+/// an exact int), whose head it reads: a walk over a list asks for each
+/// int's head first, then, a few ints later, for its digits.
+///
+/// # Safety
+/// `int` points to a live object.
+pub unsafe fn prefetch_digits(int: *mut pyo3::ffi::PyObject, layout: Checked) {
+    // SAFETY: the caller's contract: `int` is a live object.
+    if unsafe { pyo3::ffi::PyLong_CheckExact(int) } == 0 {
+        return;
+    }
+    // SAFETY: an exact int of this interpreter, whose layout `layout` is.
+    let (count, _) = unsafe { size_word(int, layout.0) };
+    let end = DIGITS_OFFSET + 4 * count;
+    for line in (64..end).step_by(64) {
+        nimstream::arch::prefetch::prefetch_address(int.cast::<u8>().wrapping_add(line));
     }
 }

@@ -1,22 +1,25 @@
 //! The sources of `analyze`: a path, `bytes`, a numpy array of unsigned
-//! integers read in place (no copy), and an iterable of Python ints of any
-//! size, streamed into the crate as `nimb` records. Each returns the
-//! report as the CLI's `--json` prints it.
+//! integers read in place (no copy), and Python ints of any size: a list
+//! or tuple of them under Nim read in place, twice (the crate's
+//! `analyze_held`), any other iterable streamed into the crate as `nimb`
+//! records. Each returns the report as the CLI's `--json` prints it.
 
 use crate::digits::{self, Digits, Sign};
 use crate::run::{interruptible, usage};
 use crate::settings::Settings;
+use nimstream::arch::prefetch::prefetch_address;
+use nimstream::games::Game;
 use nimstream::workbench::encode::{
     write_header, write_heap, write_leb128, EncodeError, Magnitude,
 };
 use nimstream::{analyze_bytes as crate_bytes, analyze_path as crate_path, analyze_reader};
-use nimstream::{Cancel, Format, Options};
+use nimstream::{analyze_held, Cancel, Format, HeldHeaps, MemoryBudget, Options, Reads};
 use numpy::{
     PyArrayDescrMethods, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyInt, PyIterator};
+use pyo3::types::{PyBytes, PyInt, PyIterator, PyList, PyTuple};
 use std::io::{self, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -148,8 +151,9 @@ pub fn analyze_array(
     }
 }
 
-/// `analyze(iterable)`: Python ints of any size, streamed in one pass
-/// (the iterable is never held whole). Two threads share the work: this
+/// `analyze(iterable)`: Python ints of any size. A list or tuple under
+/// Nim (and the default memory budget) is read in place ([`held_ints`]);
+/// any other iterable is streamed in one pass (never held whole). Two threads share the work: this
 /// one, holding the GIL, encodes the ints as `nimb` records a batch at a
 /// time and looks for Ctrl-C between batches; a worker, without the GIL,
 /// analyzes the batches as one stream (at most [`BATCHES_AHEAD`] wait)
@@ -165,6 +169,12 @@ pub fn analyze_ints(
         return Err(usage(
             "an iterable of ints has no format: leave format= out",
         ));
+    }
+    let options = &settings.options;
+    let sequence =
+        heaps.is_exact_instance_of::<PyList>() || heaps.is_exact_instance_of::<PyTuple>();
+    if sequence && options.game == Game::Nim && options.memory == MemoryBudget::default() {
+        return held_ints(py, heaps, &name_of(settings, "<ints>"), options);
     }
     let mut heaps = heaps.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -206,6 +216,144 @@ pub fn analyze_ints(
     match report {
         Ok(report) => report.map_err(|error| crate::run::to_python(py, error)),
         Err(panic) => Err(crate::run::internal(panic)),
+    }
+}
+
+/// A list or tuple of ints analyzed as Nim where they lie, with the GIL
+/// held throughout (the list must not change under the analysis; its
+/// ints, immutable, are read without a copy): the crate's
+/// [`analyze_held`] reads CPython's 30-bit digits in two passes, the
+/// nim-sum, then the holders of its msb. Ctrl-C is looked for every
+/// [`SIGNAL_EVERY`] ints.
+fn held_ints(
+    py: Python<'_>,
+    heaps: &Bound<'_, PyAny>,
+    name: &str,
+    options: &Options,
+) -> PyResult<String> {
+    let mut held = HeldInts {
+        heaps,
+        name,
+        scratch: Vec::new(),
+    };
+    let analyzed = catch_unwind(AssertUnwindSafe(|| analyze_held(&mut held, name, options)));
+    match analyzed {
+        Ok(Ok(report)) => Ok(report.to_json()),
+        Ok(Err(Failure::Python(error))) => Err(error),
+        Ok(Err(Failure::Analysis(error))) => Err(crate::run::to_python(py, error)),
+        Err(panic) => Err(crate::run::internal(panic)),
+    }
+}
+
+/// How many ints are read between two looks for Ctrl-C.
+const SIGNAL_EVERY: usize = 1 << 16;
+
+/// A list or tuple of ints as the crate's [`HeldHeaps`]: CPython's
+/// digits in place ([`crate::digits`]), other ints (another interpreter,
+/// `__index__` objects) turned into 30-bit digits in `scratch`.
+struct HeldInts<'a, 'py> {
+    heaps: &'a Bound<'py, PyAny>,
+    name: &'a str,
+    scratch: Vec<u32>,
+}
+
+/// Why reading held ints stopped: a Python exception (a heap that is not
+/// a non-negative int, Ctrl-C), or the crate's error.
+enum Failure {
+    Python(PyErr),
+    Analysis(nimstream::Error),
+}
+
+impl From<nimstream::Error> for Failure {
+    fn from(error: nimstream::Error) -> Failure {
+        Failure::Analysis(error)
+    }
+}
+
+impl From<PyErr> for Failure {
+    fn from(error: PyErr) -> Failure {
+        Failure::Python(error)
+    }
+}
+
+impl HeldHeaps for HeldInts<'_, '_> {
+    type Error = Failure;
+
+    fn digit_bits(&self) -> u32 {
+        digits::DIGIT_BITS
+    }
+
+    fn each(&mut self, reads: Reads, mut visit: impl FnMut(&[u32])) -> Result<(), Failure> {
+        let py = self.heaps.py();
+        let (Some(ints), Some(items)) = (digits::layout(py), digits::items_layout(py)) else {
+            let heaps = self.heaps.try_iter()?;
+            for (index, heap) in heaps.enumerate() {
+                if index % SIGNAL_EVERY == 0 {
+                    py.check_signals()?;
+                }
+                self.visit_bound(&heap?, index, &mut visit)?;
+            }
+            return Ok(());
+        };
+        // The list's items in place, each read afresh (its length and
+        // items may change whenever Python code runs: a signal handler,
+        // an `__index__`).
+        for index in 0.. {
+            if index % SIGNAL_EVERY == 0 {
+                py.check_signals()?;
+            }
+            let Some(heap) = digits::item(self.heaps, items, index) else {
+                return Ok(());
+            };
+            if let Some(ahead) = digits::item(self.heaps, items, index + 2 * FETCH_AHEAD) {
+                prefetch_address(ahead);
+            }
+            if reads == Reads::Digits {
+                if let Some(ahead) = digits::item(self.heaps, items, index + FETCH_AHEAD) {
+                    // SAFETY: an item of the list, which holds a reference.
+                    unsafe { digits::prefetch_digits(ahead, ints) };
+                }
+            }
+            // SAFETY: `heap` is an item of the list, which holds a
+            // reference to it; no Python code runs before `visit` returns.
+            match unsafe { digits::read_object(heap, ints) } {
+                Some((Sign::NonNegative, digits)) => visit(digits.0),
+                _ => {
+                    // SAFETY: as above; the new reference keeps the int
+                    // alive while Python code runs.
+                    let heap = unsafe { Bound::from_borrowed_ptr(py, heap) };
+                    self.visit_bound(&heap, index, &mut visit)?;
+                }
+            }
+        }
+        unreachable!("a list is shorter than usize::MAX")
+    }
+}
+
+/// How far ahead a walk over a list fetches the ints: an int's head is a
+/// cache miss (each is an object of its own), and the walk reads one in a
+/// few tens of nanoseconds. The head of the int `2 * FETCH_AHEAD` ahead
+/// is asked for, and the digits of the one `FETCH_AHEAD` ahead, whose
+/// head (its length) has arrived by then.
+const FETCH_AHEAD: usize = 8;
+
+impl HeldInts<'_, '_> {
+    /// Visits `heap`, the `index`-th, as [`magnitude_of`] reads it: in
+    /// place, or through Python as 30-bit digits in `scratch`.
+    fn visit_bound(
+        &mut self,
+        heap: &Bound<'_, PyAny>,
+        index: usize,
+        visit: &mut impl FnMut(&[u32]),
+    ) -> Result<(), Failure> {
+        match magnitude_of(heap, index as u64, self.name)? {
+            IntMagnitude::Digits(digits) => visit(digits.0),
+            other => {
+                digits::from_limbs(&other.limbs(), &mut self.scratch);
+                visit(&self.scratch)
+            }
+        }
+        Ok(())
     }
 }
 

@@ -179,3 +179,45 @@ def test_position_updates_read_ints_in_place():
         heaps[i] = x
         position.set(i, x)
         assert position.nim_sum == nimstream.analyze(heaps).nim_sum
+
+
+def test_lists_tuples_and_streams_of_ints_agree():
+    # A list or tuple is read in place twice (the crate's analyze_held);
+    # any other iterable, and every game but Nim, is streamed as records.
+    rng = random.Random(6)
+    for heaps in size_classes(rng) + junk_cases(7)[:30]:
+        for rule in ("normal", "misere"):
+            listed = outcome(heaps, rule)
+            assert outcome(tuple(heaps), rule) == listed
+            assert outcome(iter(heaps), rule) == listed
+            assert outcome(x for x in heaps) == outcome(heaps)
+
+
+def test_decide_and_inline_bits_on_a_list_as_on_a_stream():
+    rng = random.Random(8)
+    for heaps in size_classes(rng):
+        for options in ({"decide": True}, {"inline_bits": 70}, {"decide": True, "rule": "misere"}):
+            listed = without(nimstream.analyze(heaps, **options).to_dict(), "stats")
+            assert without(nimstream.analyze(iter(heaps), **options).to_dict(), "stats") == listed
+
+
+class Growing:
+    """A heap whose `__index__` appends a long int to the list it is in:
+    the list a pass reads is not the one the pass before read."""
+
+    def __init__(self, heaps: List[Any]) -> None:
+        self.heaps = heaps
+
+    def __index__(self) -> int:
+        self.heaps.append(2**100)
+        return 5
+
+
+def test_a_list_changed_under_the_analysis_is_an_error_not_an_answer():
+    heaps: List[Any] = [3]
+    heaps.append(Growing(heaps))
+    try:
+        nimstream.analyze(heaps)
+        raise AssertionError("an answer for a list that changed")
+    except nimstream.UsageError as error:
+        assert "changed between the two passes" in str(error)

@@ -72,7 +72,7 @@ pub mod digits;
 pub mod grundy_pairs;
 pub mod grundy_words;
 pub mod hex_pack;
-pub(crate) mod prefetch;
+pub mod prefetch;
 pub mod raw_sums;
 pub mod short_tokens;
 pub mod token_end;

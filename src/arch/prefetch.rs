@@ -4,7 +4,9 @@
 //! entry, the updated heaps' table, FILE's bytes, the tree's leaf; the
 //! reader parses updates ahead, `updates/serve.rs`, so that these are
 //! fetched while the updates before them are applied), and the pass over
-//! a graph's nodes in queue order (`graph/acyclic.rs`).
+//! a graph's nodes in queue order (`graph/acyclic.rs`); and, outside
+//! the crate, the Python package's walk over a list of ints, each an
+//! object of its own ([`prefetch_address`]).
 //!
 //! A prefetch is a hint: it changes nothing the program sees, and on
 //! targets other than x86-64 it does nothing.
@@ -26,6 +28,13 @@ pub(crate) fn prefetch<T>(items: &[T]) {
 #[inline(always)]
 pub(crate) fn prefetch_at<T>(items: &[T], index: usize) {
     fetch(items.as_ptr().wrapping_add(index).cast::<u8>());
+}
+
+/// Asks the CPU to bring the cache line at `address` in; nothing else
+/// happens, whatever `address` is (it is never read).
+#[inline(always)]
+pub fn prefetch_address<T>(address: *const T) {
+    fetch(address.cast::<u8>());
 }
 
 /// The prefetch of the cache line at `address`, which is never read.

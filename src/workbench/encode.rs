@@ -312,6 +312,14 @@ where
     out.write_all(&value.limb(full_limbs).to_le_bytes()[..tail])
 }
 
+/// The bytes of the `nimb` record of a heap of `bit_length` bits: its
+/// LEB128 byte count, then the bytes.
+pub fn nimb_record_bytes(bit_length: u64) -> u64 {
+    let bytes = bit_length.div_ceil(8);
+    let count_bytes = (64 - u64::from(bytes.leading_zeros())).div_ceil(7).max(1);
+    count_bytes + bytes
+}
+
 /// Writes `number` as unsigned LEB128: 7 bits a byte, low first, the high
 /// bit set on every byte but the last. Public for writers of `nimb`
 /// records whose magnitude bytes come from elsewhere (the Python package
@@ -393,6 +401,19 @@ mod tests {
             encode(Format::Dec, &[u64::MAX, u64::MAX]),
             u128_max.as_bytes()
         );
+    }
+
+    #[test]
+    fn nimb_record_bytes_counts_what_write_heap_writes() {
+        for bits in (0..300).chain([895, 896, 897, 131_064, 131_072, 131_080]) {
+            let mut limbs = vec![0u64; (bits as usize).div_ceil(64).max(1)];
+            if bits > 0 {
+                limbs[(bits as usize - 1) / 64] |= 1 << ((bits - 1) % 64);
+            }
+            let mut out = Vec::new();
+            write_heap(Format::Nimb, &limbs[..], &mut out).unwrap();
+            assert_eq!(nimb_record_bytes(bits), out.len() as u64, "{bits} bits");
+        }
     }
 
     #[test]

@@ -14,6 +14,10 @@
 //!   first-holder search ([`holder_search`]) once the msb is known. Working
 //!   memory is one window and a few counters.
 //!
+//! Heaps held in memory as digits (a Python list of ints) need neither:
+//! [`held`] reads them twice, the nim-sum in one pass and the msb's
+//! holders in another.
+//!
 //! [`run`] runs it from start to end, and carries on from the first pass, whichever it was: a one pass
 //! that met a heap longer than its window, or whose counts do not reach
 //! the msb, goes on with exactly the passes the windowed algorithm would
@@ -23,6 +27,7 @@
 
 pub(crate) mod bit_counts;
 pub(crate) mod candidates;
+pub(crate) mod held;
 pub(crate) mod holder_counts;
 pub(crate) mod holder_search;
 pub(crate) mod moves;

@@ -111,9 +111,10 @@ def analyze(
       not C-contiguous or not in this machine's byte order is copied first.
       The array is read without the GIL: do not write to it from another
       thread during the call;
-    - an iterable of non-negative Python ints of any size (or objects with
-      ``__index__``, such as numpy integers), streamed: the iterable is
-      never held whole.
+    - non-negative Python ints of any size (or objects with ``__index__``,
+      such as numpy integers): a list or tuple is read in place (twice,
+      with the GIL held; it must not change meanwhile), any other iterable
+      is streamed, never held whole.
 
     The options are those of ``nimstream analyze``: `rule` ``"normal"`` or
     ``"misere"``; `game` ``"nim"``, ``"sub:1,3,4"``, ``"octal:0.77"``,

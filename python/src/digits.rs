@@ -83,6 +83,16 @@ pub fn int_path(py: Python<'_>) -> &'static str {
     }
 }
 
+/// `"items"` when the items of lists and tuples are read in place,
+/// `"iterator"` when they are iterated (for the tests).
+#[pyfunction]
+pub fn items_path(py: Python<'_>) -> &'static str {
+    match items_layout(py) {
+        Some(_) => "items",
+        None => "iterator",
+    }
+}
+
 /// The layout the interpreter's version and parameters claim, before any
 /// int is read.
 fn claimed(py: Python<'_>) -> PyResult<Option<Layout>> {

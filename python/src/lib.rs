@@ -43,6 +43,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sources::analyze_array, module)?)?;
     module.add_function(wrap_pyfunction!(sources::analyze_ints, module)?)?;
     module.add_function(wrap_pyfunction!(digits::int_path, module)?)?;
+    module.add_function(wrap_pyfunction!(digits::items_path, module)?)?;
     module.add_function(wrap_pyfunction!(objects::graph_path, module)?)?;
     module.add_function(wrap_pyfunction!(objects::graph_bytes, module)?)?;
     module.add_function(wrap_pyfunction!(objects::partial, module)?)?;

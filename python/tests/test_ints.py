@@ -104,12 +104,13 @@ def by_to_bytes(seed: int) -> List[Dict[str, Any]]:
     return list(json.loads(done.stdout))
 
 
-def test_exact_ints_are_read_in_place_on_cpython():
+def test_exact_ints_and_list_items_are_read_in_place_on_cpython():
     readable = (sys.implementation.name == "cpython" and (3, 9) <= sys.version_info[:2] <= (3, 14)
                 and sys.int_info.bits_per_digit == 30 and sys.maxsize == 2**63 - 1
                 and sys.byteorder == "little"
                 and not sysconfig.get_config_var("Py_GIL_DISABLED"))
     assert _native.int_path() == ("digits" if readable else "bytes")
+    assert _native.items_path() == ("items" if readable else "iterator")
 
 
 def test_in_place_and_to_bytes_agree_on_every_size_class_and_junk():

@@ -68,27 +68,21 @@ $build_line
 
 $figures
 
-Where the time of the ints goes (perf on 10^6 such ints). Exact ints are
-read in place (\`python/src/digits.rs\`: CPython's 30-bit digits written
-into the record four at a time), so the calling thread no longer calls
-\`int.bit_length\` and \`int.to_bytes\` (about 390 ns an int before): it
-writes an int's record in 110 to 150 ns (timed on a loaded machine with a
-build whose worker drained the batches unread), a third of it in the
-repacking, a tenth in the list iterator's first touch of each int. The
-worker is the limit. It analyses the records as one stream, as the CLI's
-\`analyze - < FILE\` does (the table above): read once, a stream must
-count the holders of every bit position, since the move's
-\`winning_moves\` counts the heaps holding the nim-sum's msb, known only
-at the end; \`BitCounts::flush\` and \`BitCounts::add\`
-(\`src/analysis/nim/bit_counts.rs\`) take about half of its time, the
-nim-sum (\`HeapValue::xor_window\`) an eighth, the \`nimb\` records'
-parsing and the copy out of the batches a tenth. A file is read again for
-the msb's holders and skips those counts (the file columns), yet on one
-thread it too takes longer than \`reduce\`. Meeting the target needs the
-crate's analysis of such records (\`src/\`) faster than \`reduce\` on one
-core, the other being the encoder's: the stream's, or a file-like pass
-over a source read twice (a list), which the crate's stream API does not
-offer.
+How the list of ints is read (\`src/analysis/nim/held.rs\`,
+\`python/src/sources.rs\`): in place, twice, with the GIL held. The first
+pass XORs each int's 30-bit digits (\`python/src/digits.rs\` finds them
+in the object) into a nim-sum kept in the same digits, so no int is
+repacked, and surveys the heaps; the second looks for the holders of the
+nim-sum's msb at one digit of the ints long enough to have it. Both walk
+the list's items in place and fetch the ints ahead of their reading
+(an int's head, then its digits), since each int is an object of its own
+and its head a cache miss: without that the walk waited on memory for
+most of its time (perf). \`reduce\` reads the same digits and writes a
+new int of up to 4,096 bits at every step. An iterator of the same ints
+(a generator, \`iter(list)\`) is read once, so it is streamed as \`nimb\`
+records to a worker that must count the holders of every bit position
+(the msb is known only at the end): the column \`analyze(iter(heaps))\`,
+about as fast as the CLI reading the same records from standard input.
 <!-- python: end -->"
 write_section "$repo/bench/RESULTS.md" python "$section"
 echo "$figures"

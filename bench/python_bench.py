@@ -13,10 +13,12 @@ package's virtual environment and writes them into bench/RESULTS.md):
    (uniform bit lengths, top bit set) against
    `functools.reduce(operator.xor, heaps)`, which gives the nim-sum only;
    medians of INT_RUNS; the ratio is reduce's time over analyze's (target:
-   at least 1). Then the CLI on the same heaps' `nimb` records in a cached
-   file, where the time of `analyze(heaps)` goes: read as a stream
-   (`analyze - --format nimb < FILE`), as its worker thread reads them,
-   and as a file on one thread and on all (`-j 1`, default).
+   at least 1). A list is read in place, twice (the crate's
+   `analyze_held`). Beside it, the same ints as an iterator
+   (`analyze(iter(heaps))`, streamed as `nimb` records to a worker), and
+   the CLI on the same heaps' `nimb` records in a cached file: read as a
+   stream (`analyze - --format nimb < FILE`), as the iterator's worker
+   reads them, and as a file on one thread and on all (`-j 1`, default).
 
 Usage: python bench/python_bench.py BINARY FILE SIZE_LABEL  (prints markdown)
 """
@@ -168,10 +170,11 @@ def int_figures(binary, directory):
         bits = rng.randint(64, 4096)
         heaps.append(rng.getrandbits(bits) | (1 << (bits - 1)))
     total_bits = sum(h.bit_length() for h in heaps)
-    reduce_times, analyze_times = [], []
+    reduce_times, analyze_times, iterator_times = [], [], []
     for round_ in range(INT_RUNS):
         runs = [("reduce", lambda: functools.reduce(operator.xor, heaps)),
-                ("analyze", lambda: nimstream.analyze(heaps))]
+                ("analyze", lambda: nimstream.analyze(heaps)),
+                ("iterator", lambda: nimstream.analyze(iter(heaps)))]
         if round_ % 2:
             runs.reverse()
         for name, run in runs:
@@ -179,10 +182,14 @@ def int_figures(binary, directory):
             if name == "reduce":
                 reduce_times.append(seconds)
                 nim_sum = result
-            else:
+            elif name == "analyze":
                 analyze_times.append(seconds)
                 report = result
+            else:
+                iterator_times.append(seconds)
+                streamed = result
     assert report.nim_sum == nim_sum and report.move is not None
+    assert streamed.to_dict()["move"] == report.to_dict()["move"]
     reduce_median, analyze_median = statistics.median(reduce_times), statistics.median(
         analyze_times)
     ratio = reduce_median / analyze_median
@@ -204,11 +211,13 @@ def int_figures(binary, directory):
         "The CLI on the same heaps' nimb records ({:.2f} GB, a cached file; medians of {}):"
         .format(size / 1e9, INT_RUNS),
         "",
-        "| source | `analyze(heaps)` | CLI, stream (`analyze - < FILE`) | CLI, file `-j 1` | "
-        "CLI, file ({} threads) |".format(os.cpu_count()),
-        "|---|---|---|---|---|",
-        "| nimb records of the ints | {:.2f} s | {:.2f} s | {:.2f} s | {:.2f} s |".format(
-            analyze_median, cli["stream"], cli["file -j 1"], cli["file"]),
+        "| source | `analyze(heaps)`, a list | `analyze(iter(heaps))` | CLI, stream "
+        "(`analyze - < FILE`) | CLI, file `-j 1` | CLI, file ({} threads) |".format(
+            os.cpu_count()),
+        "|---|---|---|---|---|---|",
+        "| nimb records of the ints | {:.2f} s | {:.2f} s | {:.2f} s | {:.2f} s | {:.2f} s |"
+        .format(analyze_median, statistics.median(iterator_times), cli["stream"],
+                cli["file -j 1"], cli["file"]),
     ]
 
 

@@ -11,7 +11,7 @@
 //!
 //! - `bits`: the block's `1`s, reversed by a byte permute before the
 //!   compare, make a mask in which a token's digits are a segment, its
-//!   last digit lowest: eight variable shifts of the two blocks' masks;
+//!   last digit lowest: eight concatenating shifts of the two blocks' masks;
 //! - `hex`: each byte of the block becomes the pair of its digit and the
 //!   one before (`16 · before + digit`), so that byte `k` of a value is
 //!   the pair that ends `2k` digits before the token's end: one permute
@@ -493,21 +493,21 @@ impl Lanes for Bits {
     }
 
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
     unsafe fn values(
         ends: __m512i,
         lengths: __m512i,
         before: u64,
         block: u64,
     ) -> (__m512i, __m512i) {
-        // The reversed window (the block's mask low, the block before's
-        // high) shifted right by 128 minus the end: 1 to 64.
+        // The reversed window (the block before's mask high, the block's
+        // low) shifted left by the end's place in the block (its window
+        // position mod 64, as the concatenating shift takes its count),
+        // the high half kept: the 64 bits whose lowest is the token's
+        // last digit.
         let widen = |bytes: __m512i| _mm512_cvtepu8_epi64(_mm512_castsi512_si128(bytes));
-        let shift = _mm512_sub_epi64(_mm512_set1_epi64(2 * BLOCK as i64), widen(ends));
-        let low = _mm512_srlv_epi64(_mm512_set1_epi64(block as i64), shift);
-        let rest = _mm512_sub_epi64(_mm512_set1_epi64(BLOCK as i64), shift);
-        let high = _mm512_sllv_epi64(_mm512_set1_epi64(before as i64), rest);
-        let digits = _mm512_or_si512(low, high);
+        let window = (_mm512_set1_epi64(before as i64), _mm512_set1_epi64(block as i64));
+        let digits = _mm512_shldv_epi64(window.0, window.1, widen(ends));
         let beyond = _mm512_sllv_epi64(_mm512_set1_epi64(-1), widen(lengths));
         (_mm512_andnot_si512(beyond, digits), _mm512_setzero_si512())
     }

@@ -51,12 +51,31 @@ pub(super) unsafe fn fill(
     // One loop per syntax, each with its lanes inlined.
     match syntax {
         // SAFETY (both): this function's caller guarantees the features.
-        Syntax::Bits => unsafe { fill_tokens::<Bits>(data, from, base, heaps) },
-        Syntax::Hex => unsafe { fill_tokens::<Hex>(data, from, base, heaps) },
+        Syntax::Bits => unsafe { tokens::<Bits>(data, from, base, heaps) },
+        Syntax::Hex => unsafe { tokens::<Hex>(data, from, base, heaps) },
         // SAFETY: as above.
-        Syntax::Dec => unsafe { fill_tokens::<Dec>(data, from, base, heaps) },
+        Syntax::Dec => unsafe { tokens::<Dec>(data, from, base, heaps) },
         // SAFETY: as above.
         Syntax::Unary => unsafe { fill_lines(data, from, base, heaps) },
+    }
+}
+
+/// [`fill_tokens`] for `L`, storing high limbs when its values have them
+/// or the heaps held already store theirs (a loop for each, so that the
+/// loop asks nothing of it).
+///
+/// # Safety
+/// The CPU must have the features of [`fill`].
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
+)]
+unsafe fn tokens<L: Lanes>(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps) -> Stopped {
+    heaps.high_stored |= L::HIGH;
+    // SAFETY (both): the caller guarantees the features.
+    match heaps.high_stored {
+        true => unsafe { fill_tokens::<L, true>(data, from, base, heaps) },
+        false => unsafe { fill_tokens::<L, false>(data, from, base, heaps) },
     }
 }
 
@@ -203,7 +222,7 @@ fn low_bits(count: usize) -> u64 {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512vbmi2,bmi1,bmi2,lzcnt,popcnt"
 )]
-unsafe fn fill_tokens<L: Lanes>(
+unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
     data: &[u8],
     from: usize,
     base: u64,
@@ -222,8 +241,8 @@ unsafe fn fill_tokens<L: Lanes>(
     let (mut at, mut running, mut carry) = (from, 0u8, 0u64);
     let (mut len, limit) = (heaps.len, run_limit(data, from));
     let mut high_or = _mm512_setzero_si512();
-    let store_high = L::HIGH || heaps.high_stored;
-    heaps.high_stored = store_high;
+    // The window's place in the input: the block before's first byte.
+    let mut window_base = _mm512_set1_epi64((base + from as u64).wrapping_sub(BLOCK as u64) as i64);
     // The last block that held an end, and its ends (`from` and none, as
     // `last_end` reads them, before any).
     let (mut ended_at, mut ended) = (from, 0u64);
@@ -254,7 +273,6 @@ unsafe fn fill_tokens<L: Lanes>(
             0 => count,
             _ => too_long.trailing_zeros() as usize,
         };
-        let window_base = _mm512_set1_epi64((base + at as u64).wrapping_sub(BLOCK as u64) as i64);
         let (mut ends_left, mut lengths_left, mut starts_left) = (end_at, lengths, start_at);
         let mut step = 0;
         loop {
@@ -268,7 +286,7 @@ unsafe fn fill_tokens<L: Lanes>(
             // block ends at most 64 tokens); unaligned stores.
             unsafe {
                 _mm512_storeu_si512(heaps.limbs[0].as_mut_ptr().add(8 * i).cast(), low);
-                if store_high {
+                if STORE_HIGH {
                     _mm512_storeu_si512(heaps.limbs[1].as_mut_ptr().add(8 * i).cast(), high);
                 }
                 let offsets = _mm512_add_epi64(window_base, starts);
@@ -303,6 +321,7 @@ unsafe fn fill_tokens<L: Lanes>(
         carry = digits >> 63;
         before = block;
         at += BLOCK;
+        window_base = _mm512_add_epi64(window_base, _mm512_set1_epi64(BLOCK as i64));
     }
     if stopped.long.is_none() {
         stopped.at = last_end(ended_at, ended);
@@ -506,7 +525,10 @@ impl Lanes for Bits {
         // the high half kept: the 64 bits whose lowest is the token's
         // last digit.
         let widen = |bytes: __m512i| _mm512_cvtepu8_epi64(_mm512_castsi512_si128(bytes));
-        let window = (_mm512_set1_epi64(before as i64), _mm512_set1_epi64(block as i64));
+        let window = (
+            _mm512_set1_epi64(before as i64),
+            _mm512_set1_epi64(block as i64),
+        );
         let digits = _mm512_shldv_epi64(window.0, window.1, widen(ends));
         let beyond = _mm512_sllv_epi64(_mm512_set1_epi64(-1), widen(lengths));
         (_mm512_andnot_si512(beyond, digits), _mm512_setzero_si512())

@@ -1,10 +1,12 @@
-//! The one-token-at-a-time loop compiled for AVX2: a block classified in
-//! two 32-byte vectors (whitespace found with one byte shuffle), and each
-//! token's value converted in one vector (digit pairs with one byte
-//! multiply-add). The whole loop is compiled for AVX2, so that the kernels
-//! inline into it.
+//! The two-half loop of the portable build compiled for AVX2: a block
+//! classified in two 32-byte vectors (whitespace found with one byte
+//! shuffle), and each token's value converted in vectors (bits: the 64
+//! bytes that end at its end reversed and compared; hex: digit pairs with
+//! one byte multiply-add; dec: multiply-adds of pairs, fours and eights).
+//! The whole loop is compiled for AVX2, so that the kernels inline into
+//! it.
 
-use super::{fill_any, from_halves, low_bits, Blocks, Marks, ShortHeaps, Stopped, Syntax, BLOCK};
+use super::{fill_any, from_halves, low_bits, Blocks, ShortHeaps, Stopped, Syntax, BLOCK};
 use crate::arch::token_end::avx2::{binary_lanes, decimal_lanes, hex_lanes};
 use std::arch::x86_64::*;
 
@@ -29,44 +31,69 @@ struct Avx2;
 
 impl Blocks for Avx2 {
     #[inline(always)]
-    fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
+    fn digits(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
         // SAFETY: an `Avx2` exists only inside `fill`, on a CPU with AVX2.
-        unsafe { marks(syntax, block) }
+        unsafe { digits(syntax, block) }
+    }
+
+    #[inline(always)]
+    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64 {
+        // SAFETY: as in `digits`.
+        unsafe { bits_value(bytes, len) }
     }
 
     #[inline(always)]
     fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64 {
-        // SAFETY: as in `marks`.
+        // SAFETY: as in `digits`.
         unsafe { hex_value(bytes, len) }
     }
 
     #[inline(always)]
     fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128 {
-        // SAFETY: as in `marks`.
+        // SAFETY: as in `digits`.
         unsafe { dec_value(bytes, len) }
     }
 }
 
-/// [`Blocks::marks`] with AVX2: each half's digit lanes, whitespace
-/// lanes (and `1` lanes for `bits`), a movemask each.
+/// The two halves of `block`.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn marks(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
+unsafe fn halves(block: &[u8; BLOCK]) -> [__m256i; 2] {
     let ptr = block.as_ptr();
     // SAFETY: `block` holds 64 bytes, two unaligned loads of 32.
-    let halves = unsafe {
+    unsafe {
         [
             _mm256_loadu_si256(ptr.cast()),
             _mm256_loadu_si256(ptr.add(32).cast()),
         ]
-    };
-    let (mut marks, mut valid) = (Marks::default(), u64::MAX);
-    for (i, bytes) in halves.into_iter().enumerate() {
-        // SAFETY: this function's caller guarantees AVX2.
-        let (digit, space) = unsafe {
+    }
+}
+
+/// The mask of the lanes of two halves that are all ones, bit `i` for
+/// byte `i`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mask(low: __m256i, high: __m256i) -> u64 {
+    let lanes = |half: __m256i| u64::from(_mm256_movemask_epi8(half) as u32);
+    lanes(low) | lanes(high) << 32
+}
+
+/// [`Blocks::digits`] with AVX2: each half's digit lanes and whitespace
+/// lanes, a movemask each.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn digits(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+    // SAFETY: this function's caller guarantees AVX2.
+    let [low, high] = unsafe { halves(block) };
+    let classes = |bytes: __m256i| {
+        // SAFETY: as above.
+        unsafe {
             let is = |byte: u8| _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(byte as i8));
             match syntax {
                 Syntax::Bits => (binary_lanes(bytes), space_lanes(bytes)),
@@ -74,15 +101,37 @@ unsafe fn marks(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
                 Syntax::Dec => (decimal_lanes(bytes), space_lanes(bytes)),
                 Syntax::Unary => (is(b'1'), is(b'\n')),
             }
-        };
-        let lanes = |mask: __m256i| u64::from(_mm256_movemask_epi8(mask) as u32) << (32 * i);
-        marks.digits |= lanes(digit);
-        valid &= lanes(_mm256_or_si256(digit, space)) | !(u64::from(u32::MAX) << (32 * i));
-        if syntax == Syntax::Bits {
-            marks.ones |= lanes(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'1' as i8)));
         }
-    }
-    (valid == u64::MAX).then_some(marks)
+    };
+    let ((digit_low, space_low), (digit_high, space_high)) = (classes(low), classes(high));
+    let valid = _mm256_and_si256(
+        _mm256_or_si256(digit_low, space_low),
+        _mm256_or_si256(digit_high, space_high),
+    );
+    (_mm256_movemask_epi8(valid) == -1).then(|| mask(digit_low, digit_high))
+}
+
+/// [`Blocks::bits_value`] with AVX2: the block's bytes reversed (each
+/// 16-byte lane by a byte shuffle, the lanes and halves swapped) and
+/// compared with `'1'`, so that the last byte is bit 0 of the mask.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn bits_value(bytes: &[u8; BLOCK], len: usize) -> u64 {
+    // SAFETY: this function's caller guarantees AVX2.
+    let [low, high] = unsafe { halves(bytes) };
+    let reversed_lanes = _mm256_setr_epi8(
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, //
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    );
+    let reversed = |half: __m256i| {
+        let half = _mm256_permute4x64_epi64(half, 0x4e);
+        let ones = _mm256_cmpeq_epi8(half, _mm256_set1_epi8(b'1' as i8));
+        _mm256_shuffle_epi8(ones, reversed_lanes)
+    };
+    mask(reversed(high), reversed(low)) & low_bits(len)
 }
 
 /// [`Blocks::hex_value`] with AVX2's 16-byte instructions: each digit's

@@ -7,14 +7,12 @@
 //! byte checked to be whitespace. A token starts at a digit after a
 //! non-digit and ends at the non-digit after its last digit: the starts
 //! and ends of a block are two masks, and the tokens that end in a block
-//! are read there, the token that runs into the next block carried over as
-//! its start (its digits lie in the block before, which the next block
-//! keeps at hand). A token's value is built from registers:
+//! are taken in order, the token that runs into the next block carried
+//! over as its start. A token's value is built from registers:
 //!
-//! - `bits`: the digits are a segment of the mask of the block's `1`s,
-//!   most significant first: a shift of the mask reversed (the two
-//!   blocks' masks as one 128-bit word, for a token that starts in the
-//!   block before);
+//! - `bits`: the digits are the last bits of the mask of the `1`s of the
+//!   64 bytes that end at the token's end, reversed so that the last digit
+//!   is lowest;
 //! - `hex`: four bits a digit, from the 16 bytes that end at the token's
 //!   end (the bytes before its first digit cleared);
 //! - `dec`: the digits that end at the token's end combined by
@@ -27,8 +25,9 @@
 //! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
-//! and portable (here, SWAR on 64-bit words): the block's tokens one after
-//! another by bit scans, each value from the bytes that end at its end.
+//! and portable (here, SWAR on 64-bit words): a run in two halves, first
+//! every block's token starts and ends written out by bit scans, then
+//! each token's value from the bytes that end at its end.
 //! Every build takes the same tokens and stops at the same place, so the
 //! tests hold every build against one byte-at-a-time reading.
 //!
@@ -157,6 +156,19 @@ impl ShortHeaps {
         self.len = i + 1;
     }
 
+    /// Writes the heap `value` whose first byte is at `offset` into place
+    /// `i`, not counted; its high limb only if `HIGH`, which the loop that
+    /// writes it must ask exactly when [`ShortHeaps::high_stored`] is set.
+    #[inline(always)]
+    fn write<const HIGH: bool>(&mut self, i: usize, offset: u64, value: u128) {
+        self.limbs[0][8 * i..8 * i + 8].copy_from_slice(&(value as u64).to_le_bytes());
+        if HIGH {
+            let high = (value >> 64) as u64;
+            self.limbs[1][8 * i..8 * i + 8].copy_from_slice(&high.to_le_bytes());
+        }
+        self.offsets[i] = offset;
+    }
+
     /// Limb `j` (0 or 1) of every heap held, little-endian.
     pub fn limb(&self, j: usize) -> &[u8] {
         match (j, self.high_stored) {
@@ -270,20 +282,17 @@ impl ShortKernel {
     }
 }
 
-/// A block's marks: bit `i` for byte `i`.
-#[derive(Clone, Copy, Debug, Default)]
-struct Marks {
-    /// The digits.
-    digits: u64,
-    /// The `1`s (`bits` only; 0 otherwise).
-    ones: u64,
-}
-
-/// What the one-token-at-a-time loop ([`fill_tokens`]) asks of a build.
+/// What the loop of the portable and AVX2 builds ([`fill_tokens`],
+/// [`fill_lines`]) asks of a build.
 trait Blocks {
-    /// The marks of `block`, if every byte that is not a digit is
-    /// whitespace (an LF for `unary`).
-    fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks>;
+    /// The digits of `block` (bit `i` for byte `i`), if every other byte
+    /// is whitespace (an LF for `unary`).
+    fn digits(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64>;
+
+    /// The value of the last `len` (1 to 64) bytes of `bytes`, binary
+    /// digits, the first most significant; the bytes before them are
+    /// ignored.
+    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64;
 
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,
     /// the first most significant; the bytes before them are ignored.
@@ -300,8 +309,13 @@ struct Portable;
 
 impl Blocks for Portable {
     #[inline(always)]
-    fn marks(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
-        marks_portable(syntax, block)
+    fn digits(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+        digits_portable(syntax, block)
+    }
+
+    #[inline(always)]
+    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64 {
+        bits_value_portable(bytes, len)
     }
 
     #[inline(always)]
@@ -342,33 +356,49 @@ fn gather_high_bits(flags: u64) -> u64 {
     ((flags & HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
-/// [`Blocks::marks`] for any CPU: eight bytes at a time with SWAR, each
+/// `0x80` in each byte of `word` that is whitespace: a space, tab, LF or
+/// CR.
+#[inline(always)]
+fn space_bytes(word: u64) -> u64 {
+    bytes_equal(word, b' ')
+        | bytes_equal(word, b'\t')
+        | bytes_equal(word, b'\n')
+        | bytes_equal(word, b'\r')
+}
+
+/// The eight-byte word `i` of `block`.
+#[inline(always)]
+fn word(block: &[u8; BLOCK], i: usize) -> u64 {
+    u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().expect("eight bytes"))
+}
+
+/// [`Blocks::digits`] for any CPU: eight bytes at a time with SWAR, each
 /// byte's class a flag in its bit 7 (the digits from
-/// [`Digits::non_digits`]), the flags gathered into the masks.
-fn marks_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<Marks> {
-    let (mut marks, mut valid) = (Marks::default(), HIGH_BITS);
-    for (i, chunk) in block.chunks_exact(8).enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let spaces = || {
-            bytes_equal(word, b' ')
-                | bytes_equal(word, b'\t')
-                | bytes_equal(word, b'\n')
-                | bytes_equal(word, b'\r')
-        };
+/// [`Digits::non_digits`]), the flags gathered into the mask.
+fn digits_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
+    let (mut mask, mut valid) = (0, HIGH_BITS);
+    for i in 0..BLOCK / 8 {
+        let word = word(block, i);
         let token_digits = |digits: Digits| !nonzero_bytes(digits.non_digits(word)) & HIGH_BITS;
         let (digits, separators) = match syntax {
-            Syntax::Bits => (token_digits(Digits::Binary), spaces()),
-            Syntax::Hex => (token_digits(Digits::Hex), spaces()),
-            Syntax::Dec => (token_digits(Digits::Decimal), spaces()),
+            Syntax::Bits => (token_digits(Digits::Binary), space_bytes(word)),
+            Syntax::Hex => (token_digits(Digits::Hex), space_bytes(word)),
+            Syntax::Dec => (token_digits(Digits::Decimal), space_bytes(word)),
             Syntax::Unary => (bytes_equal(word, b'1'), bytes_equal(word, b'\n')),
         };
         valid &= digits | separators;
-        marks.digits |= gather_high_bits(digits) << (8 * i);
-        if syntax == Syntax::Bits {
-            marks.ones |= gather_high_bits(bytes_equal(word, b'1')) << (8 * i);
-        }
+        mask |= gather_high_bits(digits) << (8 * i);
     }
-    (valid == HIGH_BITS).then_some(marks)
+    (valid == HIGH_BITS).then_some(mask)
+}
+
+/// [`Blocks::bits_value`] for any CPU: the block's `1`s gathered into a
+/// mask (SWAR), reversed so that the last byte is bit 0.
+fn bits_value_portable(bytes: &[u8; BLOCK], len: usize) -> u64 {
+    let ones = (0..BLOCK / 8).fold(0, |ones, i| {
+        ones | gather_high_bits(bytes_equal(word(bytes, i), b'1')) << (8 * i)
+    });
+    ones.reverse_bits() & low_bits(len)
 }
 
 /// The value of a hex digit byte (either case): its low nibble, plus 9
@@ -440,42 +470,37 @@ fn from_halves(high: u64, low: u64) -> u128 {
 /// The low `n` bits set (`n` up to 64).
 #[inline(always)]
 fn low_bits(n: usize) -> u64 {
-    u64::MAX.checked_shr(64 - n as u32).unwrap_or(0)
+    u64::MAX
+        .checked_shr(64u32.wrapping_sub(n as u32))
+        .unwrap_or(0)
 }
 
 /// The value of the token of `len` digits (at most the syntax's
 /// [`Syntax::max_digits`]) that ends at `end` of `data`, read with
-/// `build`; for `bits`, from `reversed`, the window's `1`s reversed (bit
-/// `127 - p` for window position `p`), the token's end at window position
-/// `window_end`.
+/// `build` from the bytes that end there, or digit by digit near the start
+/// of `data`.
 #[inline(always)]
-fn token_value<B: Blocks>(
-    build: &B,
-    syntax: Syntax,
-    data: &[u8],
-    (end, window_end): (usize, usize),
-    len: usize,
-    reversed: u128,
-) -> u128 {
+fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, len: usize) -> u128 {
+    let digits = || data[end - len..end].iter();
     match syntax {
-        // The digits are bits `128 - window_end ..` of the reversed
-        // window, the last digit lowest.
-        Syntax::Bits => u128::from((reversed >> (2 * BLOCK - window_end)) as u64 & low_bits(len)),
+        Syntax::Bits => match end.checked_sub(BLOCK) {
+            Some(from) => {
+                let bytes = data[from..end].try_into().expect("64 bytes");
+                u128::from(build.bits_value(bytes, len))
+            }
+            None => digits().fold(0, |value, &byte| value << 1 | u128::from(byte - b'0')),
+        },
         Syntax::Unary => unreachable!("unary lines are read by fill_lines"),
-        Syntax::Hex => {
-            let value = match end.checked_sub(16) {
-                Some(from) => build.hex_value(data[from..end].try_into().expect("16 bytes"), len),
-                None => data[end - len..end]
-                    .iter()
-                    .fold(0, |value, &byte| value << 4 | hex_digit(byte)),
-            };
-            u128::from(value)
-        }
+        Syntax::Hex => match end.checked_sub(16) {
+            Some(from) => {
+                let bytes = data[from..end].try_into().expect("16 bytes");
+                u128::from(build.hex_value(bytes, len))
+            }
+            None => digits().fold(0, |value, &byte| value << 4 | u128::from(hex_digit(byte))),
+        },
         Syntax::Dec => match end.checked_sub(32) {
             Some(from) => build.dec_value(data[from..end].try_into().expect("32 bytes"), len),
-            None => data[end - len..end]
-                .iter()
-                .fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
+            None => digits().fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
         },
     }
 }
@@ -514,11 +539,11 @@ fn fill_lines<B: Blocks>(
         let Some(block) = data.get(at..at + BLOCK) else {
             break;
         };
-        let Some(marks) = build.marks(Syntax::Unary, block.try_into().expect("a block")) else {
+        let Some(ones) = build.digits(Syntax::Unary, block.try_into().expect("a block")) else {
             break;
         };
         // Every byte that is not a `1` is an LF.
-        let mut ends = !marks.digits;
+        let mut ends = !ones;
         while ends != 0 {
             let end = at + ends.trailing_zeros() as usize;
             ends &= ends - 1;
@@ -533,12 +558,14 @@ fn fill_lines<B: Blocks>(
     }
 }
 
-/// The loop of the portable and AVX2 builds: block by block, the tokens
-/// that end in each one after another, by bit scans over its masks.
-///
-/// Positions within a block's "window" count from the start of the block
-/// before it: the block's own bytes are 64 to 127, and a token that ends
-/// in it starts at 0 or later (it has at most 64 digits).
+/// The loop of the portable and AVX2 builds, in two halves: the blocks'
+/// tokens found by bit scans ([`find_tokens`]), then their values built
+/// from the bytes that end at each token's end ([`take_tokens`]). Against
+/// one loop that built each token's value as it found it, whose steps
+/// ended where the branch predictor could not know and whose state did
+/// not fit the registers, the halves take fewer instructions a token.
+/// The high limbs are stored by a loop of their own where the values have
+/// them or the heaps held already store theirs.
 #[inline(always)]
 fn fill_tokens<B: Blocks>(
     build: &B,
@@ -548,59 +575,196 @@ fn fill_tokens<B: Blocks>(
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
-    let max = syntax.max_digits();
-    let mut stopped = Stopped {
-        at: from,
-        long: None,
+    let mut found = Found::new();
+    let through = find_tokens(
+        build,
+        syntax,
+        data,
+        from,
+        SHORT_HEAPS - heaps.len,
+        &mut found,
+    );
+    let run = Run {
+        syntax,
+        data,
+        from,
+        base,
     };
-    // Where the block is, the start (window position) of the token that
-    // runs into it from the block before, and that block's `1`s reversed.
-    let (mut at, mut running, mut ones_before) = (from, None::<usize>, 0u64);
-    while !heaps.is_full() && at - from < RUN_BYTES {
+    heaps.high_stored |= syntax == Syntax::Dec;
+    match heaps.high_stored {
+        true => take_tokens::<B, true>(build, &run, &found, through, heaps),
+        false => take_tokens::<B, false>(build, &run, &found, through, heaps),
+    }
+}
+
+/// The most token starts (or ends) one run finds: a block is entered
+/// while the run has found fewer than [`SHORT_HEAPS`], and it starts and
+/// ends at most 32, which [`Found::add`] writes a group at a time.
+const FOUND: usize = SHORT_HEAPS + BLOCK;
+
+/// The starts and ends the bit scans write at once, whatever a block
+/// holds, so that the only branch on a block's tokens is whether it holds
+/// more than a group: a block of short `bits` ends about two tokens, of
+/// `hex` and `dec` six or seven.
+const fn group(syntax: Syntax) -> usize {
+    match syntax {
+        Syntax::Bits => 4,
+        _ => 8,
+    }
+}
+
+/// The tokens a run found, in order, as positions from the run's start:
+/// each one's first digit, and its end (the non-digit after its last
+/// digit). A token still open where the run stopped has a start and no
+/// end.
+struct Found {
+    starts: [u32; FOUND],
+    ends: [u32; FOUND],
+    /// The number of starts found.
+    started: usize,
+    /// The number of ends found: the tokens found whole.
+    ended: usize,
+}
+
+impl Found {
+    fn new() -> Found {
+        Found {
+            starts: [0; FOUND],
+            ends: [0; FOUND],
+            started: 0,
+            ended: 0,
+        }
+    }
+
+    /// Appends to `list`, which holds `count`, the positions of the bits
+    /// of `marks` (a block's) plus `at` (the block's position), `group`
+    /// at a time: those written past the marks' are overwritten later or
+    /// never read.
+    #[inline(always)]
+    fn add(list: &mut [u32; FOUND], count: &mut usize, mut marks: u64, at: u32, group: usize) {
+        let mut i = *count;
+        *count += marks.count_ones() as usize;
+        loop {
+            // One bounds check a group.
+            for slot in &mut list[i..i + group] {
+                *slot = at + marks.trailing_zeros();
+                marks &= marks.wrapping_sub(1);
+            }
+            i += group;
+            if marks == 0 {
+                break;
+            }
+        }
+    }
+}
+
+/// The first half of [`fill_tokens`]: the starts and ends of the tokens
+/// of the blocks from `from` into `found`, until it has found `room`
+/// tokens or more, [`RUN_BYTES`] are read, or a block is not all in `data`
+/// or holds a byte that is neither a digit nor whitespace. A token that
+/// runs into a block and through all of it is longer than the blocks take:
+/// the search stops there and returns its first digit and the block's
+/// end.
+#[inline(always)]
+fn find_tokens<B: Blocks>(
+    build: &B,
+    syntax: Syntax,
+    data: &[u8],
+    from: usize,
+    room: usize,
+    found: &mut Found,
+) -> Option<(usize, usize)> {
+    let group = group(syntax);
+    // Where the block is, and whether the byte before it is a digit.
+    let (mut at, mut carry) = (from, 0u64);
+    while found.ended < room && at - from < RUN_BYTES {
         let Some(block) = data.get(at..at + BLOCK) else {
             break;
         };
-        let Some(marks) = build.marks(syntax, block.try_into().expect("a block")) else {
+        let Some(digits) = build.digits(syntax, block.try_into().expect("a block")) else {
             break;
         };
-        let (digits, ones) = (marks.digits, marks.ones.reverse_bits());
-        let reversed = u128::from(ones_before) << BLOCK | u128::from(ones);
-        // The byte at window position `pos` (at least 64 in the first
-        // block, where no token runs in).
-        let place = |pos: usize| at + pos - BLOCK;
-        let carry = u64::from(running.is_some());
-        let after_digit = digits << 1 | carry;
-        let mut ends = !digits & after_digit;
-        let mut starts =
-            u128::from(digits & !after_digit) << BLOCK | running.map_or(0, |start| 1u128 << start);
-        while ends != 0 {
-            let end = BLOCK + ends.trailing_zeros() as usize;
-            let start = starts.trailing_zeros() as usize;
-            ends &= ends - 1;
-            starts &= starts - 1;
-            if end - start > max {
-                stopped.long = Some((place(start), place(end)));
-                return stopped;
-            }
-            let ends_at = (place(end), end);
-            let value = token_value(build, syntax, data, ends_at, end - start, reversed);
-            heaps.push(base + place(start) as u64, value);
-            stopped.at = place(end);
+        if digits == u64::MAX && carry == 1 {
+            return Some((from + found.starts[found.ended] as usize, at + BLOCK));
         }
-        // What is left of the starts is the token that runs on, if any.
-        running = match digits >> (BLOCK - 1) {
-            0 => None,
-            _ => match starts.trailing_zeros() as usize {
-                start if start >= BLOCK => Some(start - BLOCK),
-                start => {
-                    // It ran through the whole block: longer than a block.
-                    stopped.long = Some((place(start), at + BLOCK));
-                    return stopped;
-                }
-            },
-        };
-        ones_before = ones;
+        let after_digit = digits << 1 | carry;
+        let place = (at - from) as u32;
+        Found::add(
+            &mut found.starts,
+            &mut found.started,
+            digits & !after_digit,
+            place,
+            group,
+        );
+        Found::add(
+            &mut found.ends,
+            &mut found.ended,
+            !digits & after_digit,
+            place,
+            group,
+        );
+        carry = digits >> (BLOCK - 1);
         at += BLOCK;
     }
-    stopped
+    None
+}
+
+/// What a run reads: the syntax, the bytes, where it starts, and the
+/// offset of byte 0.
+struct Run<'a> {
+    syntax: Syntax,
+    data: &'a [u8],
+    from: usize,
+    base: u64,
+}
+
+/// The second half of [`fill_tokens`]: the values of the tokens found,
+/// into `heaps` (high limbs stored if `HIGH`), up to the first that is
+/// longer than the syntax takes; or, if none is, all of them, and
+/// `through` (the token that ran through a block) as the one that stopped
+/// the run.
+#[inline(always)]
+fn take_tokens<B: Blocks, const HIGH: bool>(
+    build: &B,
+    run: &Run,
+    found: &Found,
+    through: Option<(usize, usize)>,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    let (max, held) = (run.syntax.max_digits(), heaps.len);
+    let (starts, ends) = (&found.starts[..found.ended], &found.ends[..found.ended]);
+    let (mut too_long, mut high_or) = (false, 0);
+    for (k, (&start, &end)) in starts.iter().zip(ends).enumerate() {
+        let (start, end) = (run.from + start as usize, run.from + end as usize);
+        too_long |= end - start > max;
+        let value = token_value(build, run.syntax, run.data, end, (end - start).min(max));
+        heaps.write::<HIGH>(held + k, run.base + start as u64, value);
+        high_or |= (value >> 64) as u64;
+    }
+    let (taken, long) = match too_long {
+        false => (found.ended, through),
+        true => {
+            let k = (0..found.ended)
+                .find(|&k| (ends[k] - starts[k]) as usize > max)
+                .expect("a token too long");
+            let long = (run.from + starts[k] as usize, run.from + ends[k] as usize);
+            // The OR of the high limbs counted a value read from the
+            // long token's last digits.
+            high_or = heaps.limbs[1][8 * held..8 * (held + k)]
+                .chunks_exact(8)
+                .fold(0, |or, limb| {
+                    or | u64::from_le_bytes(limb.try_into().expect("8 bytes"))
+                });
+            (k, Some(long))
+        }
+    };
+    heaps.len = held + taken;
+    heaps.high_or |= high_or;
+    Stopped {
+        at: match taken {
+            0 => run.from,
+            _ => run.from + ends[taken - 1] as usize,
+        },
+        long,
+    }
 }

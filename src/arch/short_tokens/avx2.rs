@@ -49,6 +49,12 @@ impl Blocks for Avx2 {
     }
 
     #[inline(always)]
+    fn hex_values(&self, data: &[u8], ends: [usize; 4], lens: [usize; 4], out: &mut [u8; 32]) {
+        // SAFETY: as in `digits`.
+        unsafe { hex_values(data, ends, lens, out) }
+    }
+
+    #[inline(always)]
     fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128 {
         // SAFETY: as in `digits`.
         unsafe { dec_value(bytes, len) }
@@ -153,6 +159,48 @@ unsafe fn hex_value(bytes: &[u8; 16], len: usize) -> u64 {
     let packed = _mm_packus_epi16(pairs, pairs);
     let value = (_mm_cvtsi128_si64(packed) as u64).swap_bytes();
     value & low_bits(4 * len)
+}
+
+/// [`Blocks::hex_values`] with AVX2: the 16 bytes that end at each end,
+/// two tokens a vector (tokens 0 and 2, 1 and 3), turned into digits and
+/// merged into pairs as in [`hex_value`], each lane's eight pairs gathered
+/// last first by one byte shuffle; the two vectors' low words interleaved
+/// into the four values in order, and each value's bits past its digits
+/// cleared by a variable shift.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn hex_values(data: &[u8], ends: [usize; 4], lens: [usize; 4], out: &mut [u8; 32]) {
+    let load = |end: usize| {
+        let bytes: &[u8; 16] = data[end - 16..end].try_into().expect("16 bytes");
+        // SAFETY: `bytes` holds 16 bytes; an unaligned load.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+    };
+    let last_pair_first = _mm256_setr_epi8(
+        14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1, //
+        14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1,
+    );
+    let words = |first: usize, second: usize| {
+        let bytes = _mm256_set_m128i(load(ends[second]), load(ends[first]));
+        let letters = _mm256_cmpgt_epi8(bytes, _mm256_set1_epi8(0x40));
+        let nine = _mm256_and_si256(letters, _mm256_set1_epi8(9));
+        let values = _mm256_and_si256(_mm256_add_epi8(bytes, nine), _mm256_set1_epi8(0x0f));
+        let pairs = _mm256_maddubs_epi16(values, _mm256_set1_epi16(0x0110));
+        _mm256_shuffle_epi8(pairs, last_pair_first)
+    };
+    let values = _mm256_unpacklo_epi64(words(0, 2), words(1, 3));
+    let lens = _mm256_setr_epi64x(
+        lens[0] as i64,
+        lens[1] as i64,
+        lens[2] as i64,
+        lens[3] as i64,
+    );
+    let unused = _mm256_sub_epi64(_mm256_set1_epi64x(64), _mm256_slli_epi64(lens, 2));
+    let kept = _mm256_srlv_epi64(_mm256_set1_epi64x(-1), unused);
+    // SAFETY: `out` holds 32 bytes; an unaligned store.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_and_si256(values, kept)) };
 }
 
 /// All ones in each lane of `bytes` that holds a space, tab, LF or CR: the

@@ -302,6 +302,17 @@ trait Blocks {
     /// digits, the first most significant; the bytes before them are
     /// ignored.
     fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128;
+
+    /// The values of four `hex` tokens, token `j` of `lens[j]` (0 to 16)
+    /// digits ending at `ends[j]` (16 or more) of `data`, as little-endian
+    /// words into `out`.
+    #[inline(always)]
+    fn hex_values(&self, data: &[u8], ends: [usize; 4], lens: [usize; 4], out: &mut [u8; 32]) {
+        for (j, word) in out.chunks_exact_mut(8).enumerate() {
+            let bytes = data[ends[j] - 16..ends[j]].try_into().expect("16 bytes");
+            word.copy_from_slice(&self.hex_value(bytes, lens[j]).to_le_bytes());
+        }
+    }
 }
 
 /// The portable build.
@@ -734,8 +745,16 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
     let (max, held) = (run.syntax.max_digits(), heaps.len);
     let (starts, ends) = (&found.starts[..found.ended], &found.ends[..found.ended]);
     let (mut too_long, mut high_or) = (false, 0);
-    for (k, (&start, &end)) in starts.iter().zip(ends).enumerate() {
-        let (start, end) = (run.from + start as usize, run.from + end as usize);
+    // `hex` four at a time, unless the first token ends within 16 bytes
+    // of the start of the data (then its run has them all one by one).
+    let fours = match ends.first() {
+        Some(&end) if run.syntax == Syntax::Hex && run.from + end as usize >= 16 => {
+            take_hex_fours::<B, HIGH>(build, run, starts, ends, heaps, &mut too_long)
+        }
+        _ => 0,
+    };
+    for k in fours..found.ended {
+        let (start, end) = (run.from + starts[k] as usize, run.from + ends[k] as usize);
         too_long |= end - start > max;
         let value = token_value(build, run.syntax, run.data, end, (end - start).min(max));
         heaps.write::<HIGH>(held + k, run.base + start as u64, value);
@@ -767,4 +786,39 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
         },
         long,
     }
+}
+
+/// The first `hex` tokens of `starts` and `ends` (each ending 16 bytes or
+/// more into the data), four at a time by [`Blocks::hex_values`], into
+/// `heaps` past those it holds; says in `too_long` whether one of them has
+/// more than 16 digits, and returns how many it took (a multiple of 4).
+#[inline(always)]
+fn take_hex_fours<B: Blocks, const HIGH: bool>(
+    build: &B,
+    run: &Run,
+    starts: &[u32],
+    ends: &[u32],
+    heaps: &mut ShortHeaps,
+    too_long: &mut bool,
+) -> usize {
+    let max = Syntax::Hex.max_digits();
+    let mut i = heaps.len;
+    for (starts, ends) in starts.chunks_exact(4).zip(ends.chunks_exact(4)) {
+        let lens: [usize; 4] = std::array::from_fn(|j| (ends[j] - starts[j]) as usize);
+        *too_long |= lens.iter().max().is_some_and(|&len| len > max);
+        let lens = lens.map(|len| len.min(max));
+        let ends = std::array::from_fn(|j| run.from + ends[j] as usize);
+        let out = (&mut heaps.limbs[0][8 * i..8 * i + 32])
+            .try_into()
+            .expect("32 bytes");
+        build.hex_values(run.data, ends, lens, out);
+        for (j, &start) in starts.iter().enumerate() {
+            heaps.offsets[i + j] = run.base + (run.from + start as usize) as u64;
+        }
+        if HIGH {
+            heaps.limbs[1][8 * i..8 * i + 32].fill(0);
+        }
+        i += 4;
+    }
+    i - heaps.len
 }

@@ -690,7 +690,10 @@ fn working_memory_stays_within_the_budget_plus_16_kib() {
     }
 }
 
+/// Minutes in a debug build (9 MiB, three windows of passes, four runs):
+/// CI runs it on the release build.
 #[test]
+#[ignore = "minutes in debug: CI runs it with --release --ignored"]
 fn log_passes_read_a_file_on_two_threads_within_16_kib() {
     let sandbox = Sandbox::new();
     // Over 8 MiB, so that a pass cuts it into two ranges of 4 MiB or more:

@@ -303,15 +303,32 @@ trait Blocks {
     /// ignored.
     fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128;
 
-    /// The values of four `hex` tokens, token `j` of `lens[j]` (0 to 16)
-    /// digits ending at `ends[j]` (16 or more) of `data`, as little-endian
-    /// words into `out`.
+    /// `hex` tokens of a run, as many as `starts` and `ends` hold (a
+    /// multiple of 4): token `k` from `starts[k]` to `ends[k]` of the run
+    /// (each end 16 or more bytes into `run.data`). Writes the value of
+    /// each one's last 16 digits at most into `values` (little-endian
+    /// words) and the offset of its first byte into `offsets`; returns
+    /// whether one of them has more than 16 digits.
     #[inline(always)]
-    fn hex_values(&self, data: &[u8], ends: [usize; 4], lens: [usize; 4], out: &mut [u8; 32]) {
-        for (j, word) in out.chunks_exact_mut(8).enumerate() {
-            let bytes = data[ends[j] - 16..ends[j]].try_into().expect("16 bytes");
-            word.copy_from_slice(&self.hex_value(bytes, lens[j]).to_le_bytes());
+    fn hex_fours(
+        &self,
+        run: &Run,
+        starts: &[u32],
+        ends: &[u32],
+        values: &mut [u8],
+        offsets: &mut [u64],
+    ) -> bool {
+        let max = Syntax::Hex.max_digits();
+        let mut too_long = false;
+        for (k, word) in values.chunks_exact_mut(8).enumerate() {
+            let (start, end) = (run.from + starts[k] as usize, run.from + ends[k] as usize);
+            too_long |= end - start > max;
+            let bytes = run.data[end - 16..end].try_into().expect("16 bytes");
+            let value = self.hex_value(bytes, (end - start).min(max));
+            word.copy_from_slice(&value.to_le_bytes());
+            offsets[k] = run.base + start as u64;
         }
+        too_long
     }
 }
 
@@ -793,7 +810,7 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
 }
 
 /// The first `hex` tokens of `starts` and `ends` (each ending 16 bytes or
-/// more into the data), four at a time by [`Blocks::hex_values`], into
+/// more into the data), four at a time by [`Blocks::hex_fours`], into
 /// `heaps` past those it holds; says in `too_long` whether one of them has
 /// more than 16 digits, and returns how many it took (a multiple of 4).
 #[inline(always)]
@@ -805,24 +822,12 @@ fn take_hex_fours<B: Blocks, const HIGH: bool>(
     heaps: &mut ShortHeaps,
     too_long: &mut bool,
 ) -> usize {
-    let max = Syntax::Hex.max_digits();
-    let mut i = heaps.len;
-    for (starts, ends) in starts.chunks_exact(4).zip(ends.chunks_exact(4)) {
-        let lens: [usize; 4] = std::array::from_fn(|j| (ends[j] - starts[j]) as usize);
-        *too_long |= lens.iter().max().is_some_and(|&len| len > max);
-        let lens = lens.map(|len| len.min(max));
-        let ends = std::array::from_fn(|j| run.from + ends[j] as usize);
-        let out = (&mut heaps.limbs[0][8 * i..8 * i + 32])
-            .try_into()
-            .expect("32 bytes");
-        build.hex_values(run.data, ends, lens, out);
-        for (j, &start) in starts.iter().enumerate() {
-            heaps.offsets[i + j] = run.base + (run.from + start as usize) as u64;
-        }
-        if HIGH {
-            heaps.limbs[1][8 * i..8 * i + 32].fill(0);
-        }
-        i += 4;
+    let (i, n) = (heaps.len, starts.len() / 4 * 4);
+    let values = &mut heaps.limbs[0][8 * i..8 * (i + n)];
+    let offsets = &mut heaps.offsets[i..i + n];
+    *too_long |= build.hex_fours(run, &starts[..n], &ends[..n], values, offsets);
+    if HIGH {
+        heaps.limbs[1][8 * i..8 * (i + n)].fill(0);
     }
-    i - heaps.len
+    n
 }

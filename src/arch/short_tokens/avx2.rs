@@ -6,7 +6,10 @@
 //! The whole loop is compiled for AVX2, so that the kernels inline into
 //! it.
 
-use super::{fill_any, from_halves, low_bits, Blocks, Run, ShortHeaps, Stopped, Syntax, BLOCK};
+use super::{
+    dec_values_with, fill_any, from_halves, low_bits, Blocks, Run, ShortHeaps, Stopped, Syntax,
+    BLOCK,
+};
 use crate::arch::token_end::avx2::{binary_lanes, decimal_lanes, hex_lanes};
 use std::arch::x86_64::*;
 
@@ -66,6 +69,39 @@ impl Blocks for Avx2 {
         // SAFETY: as in `digits`.
         unsafe { dec_value(bytes, len) }
     }
+
+    #[inline(always)]
+    fn dec_values(
+        &self,
+        run: &Run,
+        starts: &[u32],
+        ends: &[u32],
+        limbs: [&mut [u8]; 2],
+        offsets: &mut [u64],
+    ) -> (bool, u64) {
+        // SAFETY: as in `digits`.
+        unsafe { dec_values(run, starts, ends, limbs, offsets) }
+    }
+}
+
+/// [`Blocks::dec_values`] with AVX2: the loop over a run's tokens
+/// compiled for AVX2 as a whole. Against the loop that took every
+/// syntax's tokens one by one (a check of each token's place in the data,
+/// the value's width in a `u128`), the one pass over short dec took 0.95
+/// of the CPU time (one thread, min of 15).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+unsafe fn dec_values(
+    run: &Run,
+    starts: &[u32],
+    ends: &[u32],
+    limbs: [&mut [u8]; 2],
+    offsets: &mut [u64],
+) -> (bool, u64) {
+    dec_values_with(&Avx2, run, starts, ends, limbs, offsets)
 }
 
 /// The two halves of `block`.

@@ -330,6 +330,53 @@ trait Blocks {
         }
         too_long
     }
+
+    /// `dec` tokens of a run, as many as `starts` and `ends` hold: token
+    /// `k` from `starts[k]` to `ends[k]` of the run (each end 32 or more
+    /// bytes into `run.data`). Writes the value of each one's last 20
+    /// digits at most into `limbs` (bits 0-63, then 64-127, little-endian
+    /// words) and the offset of its first byte into `offsets`; returns
+    /// whether one of them has more than 20 digits, and the OR of the
+    /// values' bits 64-127.
+    #[inline(always)]
+    fn dec_values(
+        &self,
+        run: &Run,
+        starts: &[u32],
+        ends: &[u32],
+        limbs: [&mut [u8]; 2],
+        offsets: &mut [u64],
+    ) -> (bool, u64) {
+        dec_values_with(self, run, starts, ends, limbs, offsets)
+    }
+}
+
+/// [`Blocks::dec_values`] with `build`'s [`Blocks::dec_value`], a token at
+/// a time.
+#[inline(always)]
+fn dec_values_with<B: Blocks + ?Sized>(
+    build: &B,
+    run: &Run,
+    starts: &[u32],
+    ends: &[u32],
+    [low, high]: [&mut [u8]; 2],
+    offsets: &mut [u64],
+) -> (bool, u64) {
+    let max = Syntax::Dec.max_digits();
+    let (mut too_long, mut high_or) = (false, 0);
+    let limbs = low.chunks_exact_mut(8).zip(high.chunks_exact_mut(8));
+    let outs = limbs.zip(offsets.iter_mut());
+    for ((&start, &end), ((low, high), offset)) in starts.iter().zip(ends).zip(outs) {
+        let (start, end) = (run.from + start as usize, run.from + end as usize);
+        too_long |= end - start > max;
+        let bytes = run.data[end - 32..end].try_into().expect("32 bytes");
+        let value = build.dec_value(bytes, (end - start).min(max));
+        low.copy_from_slice(&(value as u64).to_le_bytes());
+        high.copy_from_slice(&((value >> 64) as u64).to_le_bytes());
+        high_or |= (value >> 64) as u64;
+        *offset = run.base + start as u64;
+    }
+    (too_long, high_or)
 }
 
 /// The portable build.
@@ -768,13 +815,25 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
     let (mut too_long, mut high_or) = (false, 0);
     // `hex` four at a time, unless the first token ends within 16 bytes
     // of the start of the data (then its run has them all one by one).
-    let fours = match ends.first() {
-        Some(&end) if run.syntax == Syntax::Hex && run.from + end as usize >= 16 => {
+    // `dec` in a loop of its own, unless the first token ends within 32
+    // bytes of the start of the data.
+    let fast = match (run.syntax, ends.first()) {
+        (Syntax::Hex, Some(&end)) if run.from + end as usize >= 16 => {
             take_hex_fours::<B, HIGH>(build, run, starts, ends, heaps, &mut too_long)
+        }
+        (Syntax::Dec, Some(&end)) if run.from + end as usize >= 32 => {
+            let (n, [low, high]) = (found.ended, &mut heaps.limbs);
+            let limbs = [
+                &mut low[8 * held..8 * (held + n)],
+                &mut high[8 * held..8 * (held + n)],
+            ];
+            let offsets = &mut heaps.offsets[held..held + n];
+            (too_long, high_or) = build.dec_values(run, starts, ends, limbs, offsets);
+            n
         }
         _ => 0,
     };
-    for k in fours..found.ended {
+    for k in fast..found.ended {
         let (start, end) = (run.from + starts[k] as usize, run.from + ends[k] as usize);
         too_long |= end - start > max;
         let value = token_value(build, run.syntax, run.data, end, (end - start).min(max));

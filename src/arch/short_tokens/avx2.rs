@@ -7,8 +7,7 @@
 //! it.
 
 use super::{
-    dec_values_with, fill_any, from_halves, low_bits, Blocks, Run, ShortHeaps, Stopped, Syntax,
-    BLOCK,
+    fill_any, from_halves, low_bits, values_with, Blocks, Run, ShortHeaps, Stopped, Syntax, BLOCK,
 };
 use crate::arch::token_end::avx2::{binary_lanes, decimal_lanes, hex_lanes};
 use std::arch::x86_64::*;
@@ -101,7 +100,7 @@ unsafe fn dec_values(
     limbs: [&mut [u8]; 2],
     offsets: &mut [u64],
 ) -> (bool, u64) {
-    dec_values_with(&Avx2, run, starts, ends, limbs, offsets)
+    values_with::<Avx2, true>(&Avx2, Syntax::Dec, run, starts, ends, limbs, offsets)
 }
 
 /// The two halves of `block`.

@@ -25,9 +25,9 @@
 //! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
-//! and portable (here, SWAR on 64-bit words): a run in two halves, first
-//! every block's token starts and ends written out by bit scans, then
-//! each token's value from the bytes that end at its end.
+//! and portable (`portable.rs`, SWAR on 64-bit words): a run in two halves,
+//! here, first every block's token starts and ends written out by bit scans,
+//! then each token's value from the bytes that end at its end.
 //! Every build takes the same tokens and stops at the same place, so the
 //! tests hold every build against one byte-at-a-time reading.
 //!
@@ -43,10 +43,12 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod portable;
 #[cfg(test)]
 mod tests;
 
-use super::token_end::{Digits, ASCII_ZEROS};
+pub use portable::combine8;
+use portable::{from_halves, hex_digit, low_bits, Portable};
 
 /// Bytes classified per block.
 pub const BLOCK: usize = 64;
@@ -318,17 +320,8 @@ trait Blocks {
         values: &mut [u8],
         offsets: &mut [u64],
     ) -> bool {
-        let max = Syntax::Hex.max_digits();
-        let mut too_long = false;
-        for (k, word) in values.chunks_exact_mut(8).enumerate() {
-            let (start, end) = (run.from + starts[k] as usize, run.from + ends[k] as usize);
-            too_long |= end - start > max;
-            let bytes = run.data[end - 16..end].try_into().expect("16 bytes");
-            let value = self.hex_value(bytes, (end - start).min(max));
-            word.copy_from_slice(&value.to_le_bytes());
-            offsets[k] = run.base + start as u64;
-        }
-        too_long
+        let limbs = [values, &mut []];
+        values_with::<Self, false>(self, Syntax::Hex, run, starts, ends, limbs, offsets).0
     }
 
     /// `dec` tokens of a run, as many as `starts` and `ends` hold: token
@@ -347,236 +340,90 @@ trait Blocks {
         limbs: [&mut [u8]; 2],
         offsets: &mut [u64],
     ) -> (bool, u64) {
-        dec_values_with(self, run, starts, ends, limbs, offsets)
+        values_with::<Self, true>(self, Syntax::Dec, run, starts, ends, limbs, offsets)
     }
 }
 
-/// [`Blocks::dec_values`] with `build`'s [`Blocks::dec_value`], a token at
-/// a time.
+/// The values of a run's tokens of `syntax` (`hex` or `dec`), one by one
+/// with `build`'s kernels, each token ending at least the syntax's window
+/// into `run.data` (as for [`Blocks::hex_fours`] and
+/// [`Blocks::dec_values`]): their low limbs into `limbs[0]`, their high
+/// limbs into `limbs[1]` if `HIGH`, their first bytes' offsets into
+/// `offsets`. Returns whether one has more digits than the syntax takes,
+/// and the OR of the high limbs.
 #[inline(always)]
-fn dec_values_with<B: Blocks + ?Sized>(
+fn values_with<B: Blocks + ?Sized, const HIGH: bool>(
     build: &B,
+    syntax: Syntax,
     run: &Run,
     starts: &[u32],
     ends: &[u32],
     [low, high]: [&mut [u8]; 2],
     offsets: &mut [u64],
 ) -> (bool, u64) {
-    let max = Syntax::Dec.max_digits();
+    let max = syntax.max_digits();
     let (mut too_long, mut high_or) = (false, 0);
-    let limbs = low.chunks_exact_mut(8).zip(high.chunks_exact_mut(8));
-    let outs = limbs.zip(offsets.iter_mut());
-    for ((&start, &end), ((low, high), offset)) in starts.iter().zip(ends).zip(outs) {
+    let outs = low.chunks_exact_mut(8).zip(offsets.iter_mut()).enumerate();
+    for ((&start, &end), (k, (low, offset))) in starts.iter().zip(ends).zip(outs) {
         let (start, end) = (run.from + start as usize, run.from + end as usize);
         too_long |= end - start > max;
-        let bytes = run.data[end - 32..end].try_into().expect("32 bytes");
-        let value = build.dec_value(bytes, (end - start).min(max));
+        let value = window_value(build, syntax, run.data, end, (end - start).min(max));
         low.copy_from_slice(&(value as u64).to_le_bytes());
-        high.copy_from_slice(&((value >> 64) as u64).to_le_bytes());
+        if HIGH {
+            high[8 * k..8 * k + 8].copy_from_slice(&((value >> 64) as u64).to_le_bytes());
+        }
         high_or |= (value >> 64) as u64;
         *offset = run.base + start as u64;
     }
     (too_long, high_or)
 }
 
-/// The portable build.
-struct Portable;
-
-impl Blocks for Portable {
-    #[inline(always)]
-    fn digits(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
-        digits_portable(syntax, block)
+/// The bytes the kernels read a token's value from: those that end at
+/// its end.
+const fn window(syntax: Syntax) -> usize {
+    match syntax {
+        Syntax::Bits => BLOCK,
+        Syntax::Hex => 16,
+        Syntax::Dec => 32,
+        Syntax::Unary => 0,
     }
-
-    #[inline(always)]
-    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64 {
-        bits_value_portable(bytes, len)
-    }
-
-    #[inline(always)]
-    fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64 {
-        hex_value_portable(bytes, len)
-    }
-
-    #[inline(always)]
-    fn dec_value(&self, bytes: &[u8; 32], len: usize) -> u128 {
-        dec_value_portable(bytes, len)
-    }
-}
-
-/// `0x01` in every byte of a word.
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-
-/// `0x80` in every byte of a word.
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-/// `0x80` in each byte of `word` that is not 0: a byte with a bit set in
-/// its low seven carries into bit 7 when they are added to `0x7f`, or has
-/// bit 7 set itself. No sum leaves its byte.
-#[inline(always)]
-fn nonzero_bytes(word: u64) -> u64 {
-    (((word & !HIGH_BITS) + !HIGH_BITS) | word) & HIGH_BITS
-}
-
-/// `0x80` in each byte of `word` equal to `byte`.
-#[inline(always)]
-fn bytes_equal(word: u64, byte: u8) -> u64 {
-    !nonzero_bytes(word ^ (LOW_BITS * u64::from(byte))) & HIGH_BITS
-}
-
-/// Bit 7 of each byte of `flags` gathered into a byte, byte `i` to bit `i`
-/// (the multiplication moves bit `8i` to bit `56 + i`, without carries).
-#[inline(always)]
-fn gather_high_bits(flags: u64) -> u64 {
-    ((flags & HIGH_BITS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
-}
-
-/// `0x80` in each byte of `word` that is whitespace: a space, tab, LF or
-/// CR.
-#[inline(always)]
-fn space_bytes(word: u64) -> u64 {
-    bytes_equal(word, b' ')
-        | bytes_equal(word, b'\t')
-        | bytes_equal(word, b'\n')
-        | bytes_equal(word, b'\r')
-}
-
-/// The eight-byte word `i` of `block`.
-#[inline(always)]
-fn word(block: &[u8; BLOCK], i: usize) -> u64 {
-    u64::from_le_bytes(block[8 * i..8 * i + 8].try_into().expect("eight bytes"))
-}
-
-/// [`Blocks::digits`] for any CPU: eight bytes at a time with SWAR, each
-/// byte's class a flag in its bit 7 (the digits from
-/// [`Digits::non_digits`]), the flags gathered into the mask.
-fn digits_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
-    let (mut mask, mut valid) = (0, HIGH_BITS);
-    for i in 0..BLOCK / 8 {
-        let word = word(block, i);
-        let token_digits = |digits: Digits| !nonzero_bytes(digits.non_digits(word)) & HIGH_BITS;
-        let (digits, separators) = match syntax {
-            Syntax::Bits => (token_digits(Digits::Binary), space_bytes(word)),
-            Syntax::Hex => (token_digits(Digits::Hex), space_bytes(word)),
-            Syntax::Dec => (token_digits(Digits::Decimal), space_bytes(word)),
-            Syntax::Unary => (bytes_equal(word, b'1'), bytes_equal(word, b'\n')),
-        };
-        valid &= digits | separators;
-        mask |= gather_high_bits(digits) << (8 * i);
-    }
-    (valid == HIGH_BITS).then_some(mask)
-}
-
-/// [`Blocks::bits_value`] for any CPU: the block's `1`s gathered into a
-/// mask (SWAR), reversed so that the last byte is bit 0.
-fn bits_value_portable(bytes: &[u8; BLOCK], len: usize) -> u64 {
-    let ones = (0..BLOCK / 8).fold(0, |ones, i| {
-        ones | gather_high_bits(bytes_equal(word(bytes, i), b'1')) << (8 * i)
-    });
-    ones.reverse_bits() & low_bits(len)
-}
-
-/// The value of a hex digit byte (either case): its low nibble, plus 9
-/// for a letter (bit 6 set).
-#[inline(always)]
-fn hex_digit(byte: u8) -> u64 {
-    u64::from(byte & 0x0f) + 9 * u64::from(byte >> 6 & 1)
-}
-
-/// [`Blocks::hex_value`] for any CPU: the 16 bytes as two words, each
-/// byte turned into its digit's value and the eight values of a word
-/// gathered into 32 bits with three shift-and-mask steps (SWAR).
-fn hex_value_portable(bytes: &[u8; 16], len: usize) -> u64 {
-    let half = |k: usize| {
-        let word = u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("eight bytes"));
-        // Each byte's value: its low nibble, plus 9 where bit 6 is set.
-        let values = (word & 0x0f0f_0f0f_0f0f_0f0f) + 9 * (word >> 6 & 0x0101_0101_0101_0101);
-        // The first byte is the most significant digit: byte i goes to
-        // bits 4 (7 - i).
-        let values = values.swap_bytes();
-        let pairs = (values | values >> 4) & 0x00ff_00ff_00ff_00ff;
-        let quads = (pairs | pairs >> 8) & 0x0000_ffff_0000_ffff;
-        (quads | quads >> 16) & 0xffff_ffff
-    };
-    let value = half(0) << 32 | half(1);
-    value & low_bits(4 * len)
-}
-
-/// The number held in a word of eight digit values (`0`-`9`, one per byte,
-/// the first byte most significant), with SWAR: one multiplication makes
-/// the four two-digit pairs (in bytes 0, 2, 4 and 6), then two more weigh
-/// them (by 10^6 and 100, and by 10^4 and 1) and sum them in bits 32-63.
-/// The products overflow only in bits that are discarded.
-#[inline(always)]
-pub fn combine8(digits: u64) -> u64 {
-    const PAIRS_0_2: u64 = 0x0000_00ff_0000_00ff;
-    const WEIGHTS_0_2: u64 = 100 + (1_000_000 << 32);
-    const WEIGHTS_1_3: u64 = 1 + (10_000 << 32);
-    let pairs = digits * 10 + (digits >> 8);
-    let even = (pairs & PAIRS_0_2).wrapping_mul(WEIGHTS_0_2);
-    let odd = ((pairs >> 16) & PAIRS_0_2).wrapping_mul(WEIGHTS_1_3);
-    even.wrapping_add(odd) >> 32
-}
-
-/// [`Blocks::dec_value`] for any CPU: four words of eight digits, the
-/// bytes before the digits cleared, each converted with [`combine8`].
-fn dec_value_portable(bytes: &[u8; 32], len: usize) -> u128 {
-    let ignored = 32 - len;
-    let mut eights = [0u64; 4];
-    for (k, chunk) in bytes.chunks_exact(8).enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        // `'0'`-`'9'` XOR `'0'` is 0-9; the ignored bytes are cleared.
-        let skip = ignored.saturating_sub(8 * k).min(8) as u32;
-        let kept = u64::MAX.checked_shl(8 * skip).unwrap_or(0);
-        eights[k] = combine8((word ^ ASCII_ZEROS) & kept);
-    }
-    from_halves(
-        eights[0] * 100_000_000 + eights[1],
-        eights[2] * 100_000_000 + eights[3],
-    )
-}
-
-/// The number whose first 16 digits are `high` and last 16 are `low`.
-#[inline(always)]
-fn from_halves(high: u64, low: u64) -> u128 {
-    u128::from(high) * 10_000_000_000_000_000 + u128::from(low)
-}
-
-/// The low `n` bits set (`n` up to 64).
-#[inline(always)]
-fn low_bits(n: usize) -> u64 {
-    u64::MAX
-        .checked_shr(64u32.wrapping_sub(n as u32))
-        .unwrap_or(0)
 }
 
 /// The value of the token of `len` digits (at most the syntax's
-/// [`Syntax::max_digits`]) that ends at `end` of `data`, read with
-/// `build` from the bytes that end there, or digit by digit near the start
-/// of `data`.
+/// [`Syntax::max_digits`]) that ends at `end` of `data`, at least the
+/// syntax's [`window`] into it, read with `build` from the bytes that end
+/// there.
+#[inline(always)]
+fn window_value<B: Blocks + ?Sized>(
+    build: &B,
+    syntax: Syntax,
+    data: &[u8],
+    end: usize,
+    len: usize,
+) -> u128 {
+    let bytes = &data[end - window(syntax)..end];
+    match syntax {
+        Syntax::Bits => u128::from(build.bits_value(bytes.try_into().expect("64 bytes"), len)),
+        Syntax::Hex => u128::from(build.hex_value(bytes.try_into().expect("16 bytes"), len)),
+        Syntax::Dec => build.dec_value(bytes.try_into().expect("32 bytes"), len),
+        Syntax::Unary => unreachable!("unary lines are read by fill_lines"),
+    }
+}
+
+/// The value of the token of `len` digits (at most the syntax's
+/// [`Syntax::max_digits`]) that ends at `end` of `data`: its
+/// [`window_value`], or digit by digit near the start of `data`.
 #[inline(always)]
 fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, len: usize) -> u128 {
-    let digits = || data[end - len..end].iter();
+    if end >= window(syntax) {
+        return window_value(build, syntax, data, end, len);
+    }
+    let digits = data[end - len..end].iter();
     match syntax {
-        Syntax::Bits => match end.checked_sub(BLOCK) {
-            Some(from) => {
-                let bytes = data[from..end].try_into().expect("64 bytes");
-                u128::from(build.bits_value(bytes, len))
-            }
-            None => digits().fold(0, |value, &byte| value << 1 | u128::from(byte - b'0')),
-        },
+        Syntax::Bits => digits.fold(0, |value, &byte| value << 1 | u128::from(byte - b'0')),
+        Syntax::Hex => digits.fold(0, |value, &byte| value << 4 | u128::from(hex_digit(byte))),
+        Syntax::Dec => digits.fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
         Syntax::Unary => unreachable!("unary lines are read by fill_lines"),
-        Syntax::Hex => match end.checked_sub(16) {
-            Some(from) => {
-                let bytes = data[from..end].try_into().expect("16 bytes");
-                u128::from(build.hex_value(bytes, len))
-            }
-            None => digits().fold(0, |value, &byte| value << 4 | u128::from(hex_digit(byte))),
-        },
-        Syntax::Dec => match end.checked_sub(32) {
-            Some(from) => build.dec_value(data[from..end].try_into().expect("32 bytes"), len),
-            None => digits().fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
-        },
     }
 }
 
@@ -813,15 +660,15 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
     let (max, held) = (run.syntax.max_digits(), heaps.len);
     let (starts, ends) = (&found.starts[..found.ended], &found.ends[..found.ended]);
     let (mut too_long, mut high_or) = (false, 0);
-    // `hex` four at a time, unless the first token ends within 16 bytes
-    // of the start of the data (then its run has them all one by one).
-    // `dec` in a loop of its own, unless the first token ends within 32
-    // bytes of the start of the data.
-    let fast = match (run.syntax, ends.first()) {
-        (Syntax::Hex, Some(&end)) if run.from + end as usize >= 16 => {
+    // `hex` four at a time, `dec` in a loop of its own, unless the first
+    // token ends within the syntax's window of the start of the data
+    // (then the run takes them all one by one below).
+    let first_end = ends.first().map(|&end| run.from + end as usize);
+    let fast = match (run.syntax, first_end) {
+        (Syntax::Hex, Some(end)) if end >= window(Syntax::Hex) => {
             take_hex_fours::<B, HIGH>(build, run, starts, ends, heaps, &mut too_long)
         }
-        (Syntax::Dec, Some(&end)) if run.from + end as usize >= 32 => {
+        (Syntax::Dec, Some(end)) if end >= window(Syntax::Dec) => {
             let (n, [low, high]) = (found.ended, &mut heaps.limbs);
             let limbs = [
                 &mut low[8 * held..8 * (held + n)],

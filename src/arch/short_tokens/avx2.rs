@@ -1,8 +1,8 @@
-//! The two-half loop of the portable build compiled for AVX2: a block
-//! classified in two 32-byte vectors (whitespace found with one byte
-//! shuffle), and each token's value converted in vectors (bits: the 64
-//! bytes that end at its end reversed and compared; hex: digit pairs with
-//! one byte multiply-add; dec: multiply-adds of pairs, fours and eights).
+//! The loops of the portable build compiled for AVX2: a block classified
+//! in two 32-byte vectors (whitespace found with one byte shuffle; for
+//! `bits`, the `1`s reversed by another), and each `hex` and `dec`
+//! token's value converted in vectors (hex: digit pairs with one byte
+//! multiply-add; dec: multiply-adds of pairs, fours and eights).
 //! The whole loop is compiled for AVX2, so that the kernels inline into
 //! it.
 
@@ -39,9 +39,9 @@ impl Blocks for Avx2 {
     }
 
     #[inline(always)]
-    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64 {
+    fn bits_block(&self, block: &[u8; BLOCK]) -> Option<(u64, u64)> {
         // SAFETY: as in `digits`.
-        unsafe { bits_value(bytes, len) }
+        unsafe { bits_block(block) }
     }
 
     #[inline(always)]
@@ -159,27 +159,38 @@ unsafe fn digits(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
     (_mm256_movemask_epi8(valid) == -1).then(|| mask(digit_low, digit_high))
 }
 
-/// [`Blocks::bits_value`] with AVX2: the block's bytes reversed (each
-/// 16-byte lane by a byte shuffle, the lanes and halves swapped) and
-/// compared with `'1'`, so that the last byte is bit 0 of the mask.
+/// [`Blocks::bits_block`] with AVX2: each half's digit, whitespace and
+/// `1` lanes; the `1` lanes reversed in each 16-byte lane by a byte
+/// shuffle, so that the mask of a half, its 16-bit halves swapped, is its
+/// bytes last first.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[inline]
-#[target_feature(enable = "avx2,bmi2")]
-unsafe fn bits_value(bytes: &[u8; BLOCK], len: usize) -> u64 {
+#[target_feature(enable = "avx2")]
+unsafe fn bits_block(block: &[u8; BLOCK]) -> Option<(u64, u64)> {
     // SAFETY: this function's caller guarantees AVX2.
-    let [low, high] = unsafe { halves(bytes) };
+    let [low, high] = unsafe { halves(block) };
     let reversed_lanes = _mm256_setr_epi8(
         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, //
         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
     );
-    let reversed = |half: __m256i| {
-        let half = _mm256_permute4x64_epi64(half, 0x4e);
-        let ones = _mm256_cmpeq_epi8(half, _mm256_set1_epi8(b'1' as i8));
-        _mm256_shuffle_epi8(ones, reversed_lanes)
+    let classes = |bytes: __m256i| {
+        // SAFETY: as above.
+        let digits = unsafe { binary_lanes(bytes) };
+        let ones = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b'1' as i8));
+        let reversed = _mm256_shuffle_epi8(ones, reversed_lanes);
+        let reversed = (_mm256_movemask_epi8(reversed) as u32).rotate_left(16);
+        (digits, space_lanes(bytes), u64::from(reversed))
     };
-    mask(reversed(high), reversed(low)) & low_bits(len)
+    let ((digit_low, space_low, ones_low), (digit_high, space_high, ones_high)) =
+        (classes(low), classes(high));
+    let valid = _mm256_and_si256(
+        _mm256_or_si256(digit_low, space_low),
+        _mm256_or_si256(digit_high, space_high),
+    );
+    let digits = mask(digit_low, digit_high);
+    (_mm256_movemask_epi8(valid) == -1).then_some((digits, ones_low << 32 | ones_high))
 }
 
 /// [`Blocks::hex_value`] with AVX2's 16-byte instructions: each digit's

@@ -10,9 +10,8 @@
 //! are taken in order, the token that runs into the next block carried
 //! over as its start. A token's value is built from registers:
 //!
-//! - `bits`: the digits are the last bits of the mask of the `1`s of the
-//!   64 bytes that end at the token's end, reversed so that the last digit
-//!   is lowest;
+//! - `bits`: the digits are bits of the mask of the block's `1`s (and the
+//!   block's before), reversed so that the last digit is lowest;
 //! - `hex`: four bits a digit, from the 16 bytes that end at the token's
 //!   end (the bytes before its first digit cleared);
 //! - `dec`: the digits that end at the token's end combined by
@@ -25,9 +24,11 @@
 //! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
-//! and portable (`portable.rs`, SWAR on 64-bit words): a run in two halves,
-//! here, first every block's token starts and ends written out by bit scans,
-//! then each token's value from the bytes that end at its end.
+//! and portable (`portable.rs`, SWAR on 64-bit words): `bits` in one pass
+//! (`bits.rs`), each token's value shifted out of the masks as its end is
+//! found; `hex` and `dec` in two halves, here, first every block's token
+//! starts and ends written out by bit scans, then each token's value from
+//! the bytes that end at its end.
 //! Every build takes the same tokens and stops at the same place, so the
 //! tests hold every build against one byte-at-a-time reading.
 //!
@@ -43,6 +44,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod bits;
 mod portable;
 #[cfg(test)]
 mod tests;
@@ -291,10 +293,10 @@ trait Blocks {
     /// is whitespace (an LF for `unary`).
     fn digits(&self, syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64>;
 
-    /// The value of the last `len` (1 to 64) bytes of `bytes`, binary
-    /// digits, the first most significant; the bytes before them are
-    /// ignored.
-    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64;
+    /// The `bits` digits of `block` (bit `i` for byte `i`) and its `1`s
+    /// reversed (bit `63 - i` for byte `i`), if every other byte is
+    /// whitespace.
+    fn bits_block(&self, block: &[u8; BLOCK]) -> Option<(u64, u64)>;
 
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,
     /// the first most significant; the bytes before them are ignored.
@@ -379,13 +381,12 @@ fn values_with<B: Blocks + ?Sized, const HIGH: bool>(
 }
 
 /// The bytes the kernels read a token's value from: those that end at
-/// its end.
+/// its end (`bits` and `unary` are read by loops of their own).
 const fn window(syntax: Syntax) -> usize {
     match syntax {
-        Syntax::Bits => BLOCK,
         Syntax::Hex => 16,
         Syntax::Dec => 32,
-        Syntax::Unary => 0,
+        Syntax::Bits | Syntax::Unary => 0,
     }
 }
 
@@ -403,10 +404,9 @@ fn window_value<B: Blocks + ?Sized>(
 ) -> u128 {
     let bytes = &data[end - window(syntax)..end];
     match syntax {
-        Syntax::Bits => u128::from(build.bits_value(bytes.try_into().expect("64 bytes"), len)),
         Syntax::Hex => u128::from(build.hex_value(bytes.try_into().expect("16 bytes"), len)),
         Syntax::Dec => build.dec_value(bytes.try_into().expect("32 bytes"), len),
-        Syntax::Unary => unreachable!("unary lines are read by fill_lines"),
+        Syntax::Bits | Syntax::Unary => unreachable!("read by fill_bits and fill_lines"),
     }
 }
 
@@ -420,10 +420,9 @@ fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, le
     }
     let digits = data[end - len..end].iter();
     match syntax {
-        Syntax::Bits => digits.fold(0, |value, &byte| value << 1 | u128::from(byte - b'0')),
         Syntax::Hex => digits.fold(0, |value, &byte| value << 4 | u128::from(hex_digit(byte))),
         Syntax::Dec => digits.fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
-        Syntax::Unary => unreachable!("unary lines are read by fill_lines"),
+        Syntax::Bits | Syntax::Unary => unreachable!("read by fill_bits and fill_lines"),
     }
 }
 
@@ -438,7 +437,7 @@ fn fill_any<B: Blocks>(
     heaps: &mut ShortHeaps,
 ) -> Stopped {
     match syntax {
-        Syntax::Bits => fill_tokens(build, Syntax::Bits, data, from, base, heaps),
+        Syntax::Bits => bits::fill_bits(build, data, from, base, heaps),
         Syntax::Hex => fill_tokens(build, Syntax::Hex, data, from, base, heaps),
         Syntax::Dec => fill_tokens(build, Syntax::Dec, data, from, base, heaps),
         Syntax::Unary => fill_lines(build, data, from, base, heaps),
@@ -526,14 +525,8 @@ const FOUND: usize = SHORT_HEAPS + BLOCK;
 
 /// The starts and ends the bit scans write at once, whatever a block
 /// holds, so that the only branch on a block's tokens is whether it holds
-/// more than a group: a block of short `bits` ends about two tokens, of
-/// `hex` and `dec` six or seven.
-const fn group(syntax: Syntax) -> usize {
-    match syntax {
-        Syntax::Bits => 4,
-        _ => 8,
-    }
-}
+/// more than a group: a block of short `hex` or `dec` ends six or seven.
+const GROUP: usize = 8;
 
 /// The tokens a run found, in order, as positions from the run's start:
 /// each one's first digit, and its end (the non-digit after its last
@@ -559,26 +552,26 @@ impl Found {
     }
 
     /// Appends the positions of the bits of a block's `starts` and `ends`
-    /// plus `at` (the block's position), `group` of each at a time, the
+    /// plus `at` (the block's position), [`GROUP`] of each at a time, the
     /// two bit scans side by side: those written past the marks' are
     /// overwritten later or never read.
     #[inline(always)]
-    fn add(&mut self, mut starts: u64, mut ends: u64, at: u32, group: usize) {
+    fn add(&mut self, mut starts: u64, mut ends: u64, at: u32) {
         let (mut i, mut j) = (self.started, self.ended);
         self.started += starts.count_ones() as usize;
         self.ended += ends.count_ones() as usize;
         loop {
             // One bounds check a group.
-            let slots = self.starts[i..i + group]
+            let slots = self.starts[i..i + GROUP]
                 .iter_mut()
-                .zip(&mut self.ends[j..j + group]);
+                .zip(&mut self.ends[j..j + GROUP]);
             for (start, end) in slots {
                 write_scalar(start, at + starts.trailing_zeros());
                 write_scalar(end, at + ends.trailing_zeros());
                 starts &= starts.wrapping_sub(1);
                 ends &= ends.wrapping_sub(1);
             }
-            (i, j) = (i + group, j + group);
+            (i, j) = (i + GROUP, j + GROUP);
             if starts | ends == 0 {
                 break;
             }
@@ -613,7 +606,6 @@ fn find_tokens<B: Blocks>(
     room: usize,
     found: &mut Found,
 ) -> Option<(usize, usize)> {
-    let group = group(syntax);
     // Where the block is, and whether the byte before it is a digit.
     let (mut at, mut carry) = (from, 0u64);
     while found.ended < room && at - from < RUN_BYTES {
@@ -628,7 +620,7 @@ fn find_tokens<B: Blocks>(
         }
         let after_digit = digits << 1 | carry;
         let place = (at - from) as u32;
-        found.add(digits & !after_digit, !digits & after_digit, place, group);
+        found.add(digits & !after_digit, !digits & after_digit, place);
         carry = digits >> (BLOCK - 1);
         at += BLOCK;
     }

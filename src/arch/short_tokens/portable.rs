@@ -15,8 +15,12 @@ impl Blocks for Portable {
     }
 
     #[inline(always)]
-    fn bits_value(&self, bytes: &[u8; BLOCK], len: usize) -> u64 {
-        bits_value_portable(bytes, len)
+    fn bits_block(&self, block: &[u8; BLOCK]) -> Option<(u64, u64)> {
+        let digits = digits_portable(Syntax::Bits, block)?;
+        let ones = (0..BLOCK / 8).fold(0, |ones, i| {
+            ones | gather_high_bits(bytes_equal(word(block, i), b'1')) << (8 * i)
+        });
+        Some((digits, ones.reverse_bits()))
     }
 
     #[inline(always)]
@@ -91,15 +95,6 @@ fn digits_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
         mask |= gather_high_bits(digits) << (8 * i);
     }
     (valid == HIGH_BITS).then_some(mask)
-}
-
-/// [`Blocks::bits_value`] for any CPU: the block's `1`s gathered into a
-/// mask (SWAR), reversed so that the last byte is bit 0.
-fn bits_value_portable(bytes: &[u8; BLOCK], len: usize) -> u64 {
-    let ones = (0..BLOCK / 8).fold(0, |ones, i| {
-        ones | gather_high_bits(bytes_equal(word(bytes, i), b'1')) << (8 * i)
-    });
-    ones.reverse_bits() & low_bits(len)
 }
 
 /// The value of a hex digit byte (either case): its low nibble, plus 9

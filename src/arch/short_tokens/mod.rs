@@ -454,6 +454,25 @@ fn fill_lines<B: Blocks>(
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
+    match heaps.high_stored {
+        true => lines::<B, true>(build, data, from, base, heaps),
+        false => lines::<B, false>(build, data, from, base, heaps),
+    }
+}
+
+/// [`fill_lines`], the heaps' high limbs (all zero) stored if `HIGH`. A
+/// block's first line is written whether or not one ends there (past
+/// the heaps counted, where it is never read): a block of short lines
+/// ends none, one or more, and only more costs a branch the predictor
+/// may miss.
+#[inline(always)]
+fn lines<B: Blocks, const HIGH: bool>(
+    build: &B,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
     // Where the block is, and the first byte of the line being read.
     let (mut at, mut line) = (from, from);
     while !heaps.is_full() && at - from < RUN_BYTES {
@@ -463,12 +482,18 @@ fn fill_lines<B: Blocks>(
         let Some(ones) = build.digits(Syntax::Unary, block.try_into().expect("a block")) else {
             break;
         };
-        // Every byte that is not a `1` is an LF.
+        // Every byte that is not a `1` is an LF; past the last, `at + 64`.
         let mut ends = !ones;
+        let end = at + ends.trailing_zeros() as usize;
+        heaps.write::<HIGH>(heaps.len, base + line as u64, (end - line) as u128);
+        heaps.len += usize::from(ends != 0);
+        line = if ends != 0 { end + 1 } else { line };
+        ends &= ends.wrapping_sub(1);
         while ends != 0 {
             let end = at + ends.trailing_zeros() as usize;
             ends &= ends - 1;
-            heaps.push(base + line as u64, (end - line) as u128);
+            heaps.write::<HIGH>(heaps.len, base + line as u64, (end - line) as u128);
+            heaps.len += 1;
             line = end + 1;
         }
         at += BLOCK;

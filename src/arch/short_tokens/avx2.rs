@@ -152,6 +152,17 @@ unsafe fn digits(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
         }
     };
     let ((digit_low, space_low), (digit_high, space_high)) = (classes(low), classes(high));
+    checked_digits([digit_low, digit_high], [space_low, space_high])
+}
+
+/// The mask of a block's digit lanes (each half's), if every lane is a
+/// digit or whitespace.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn checked_digits(
+    [digit_low, digit_high]: [__m256i; 2],
+    [space_low, space_high]: [__m256i; 2],
+) -> Option<u64> {
     let valid = _mm256_and_si256(
         _mm256_or_si256(digit_low, space_low),
         _mm256_or_si256(digit_high, space_high),
@@ -185,12 +196,8 @@ unsafe fn bits_block(block: &[u8; BLOCK]) -> Option<(u64, u64)> {
     };
     let ((digit_low, space_low, ones_low), (digit_high, space_high, ones_high)) =
         (classes(low), classes(high));
-    let valid = _mm256_and_si256(
-        _mm256_or_si256(digit_low, space_low),
-        _mm256_or_si256(digit_high, space_high),
-    );
-    let digits = mask(digit_low, digit_high);
-    (_mm256_movemask_epi8(valid) == -1).then_some((digits, ones_low << 32 | ones_high))
+    let digits = checked_digits([digit_low, digit_high], [space_low, space_high])?;
+    Some((digits, ones_low << 32 | ones_high))
 }
 
 /// [`Blocks::hex_value`] with AVX2's 16-byte instructions: each digit's

@@ -12,33 +12,19 @@
 //! digit of the token open where the block began. No byte is read twice,
 //! and no position is written down to be read again.
 
-use super::{Blocks, ShortHeaps, Stopped, BLOCK, RUN_BYTES, SHORT_HEAPS};
+use super::{Blocks, ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
 
-/// [`super::ShortKernel::fill`] for `bits` with the portable or AVX2 build.
+/// [`super::ShortKernel::fill`] for `bits` with the portable or AVX2 build,
+/// the heaps' high limbs (all zero) stored if `HIGH`.
 #[inline(always)]
-pub(super) fn fill_bits<B: Blocks>(
+pub(super) fn fill_bits<B: Blocks, const HIGH: bool>(
     build: &B,
     data: &[u8],
     from: usize,
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
-    match heaps.high_stored {
-        true => fill::<B, true>(build, data, from, base, heaps),
-        false => fill::<B, false>(build, data, from, base, heaps),
-    }
-}
-
-/// [`fill_bits`], the heaps' high limbs (all zero) stored if `HIGH`.
-#[inline(always)]
-fn fill<B: Blocks, const HIGH: bool>(
-    build: &B,
-    data: &[u8],
-    from: usize,
-    base: u64,
-    heaps: &mut ShortHeaps,
-) -> Stopped {
-    let max = super::Syntax::Bits.max_digits();
+    let max = Syntax::Bits.max_digits();
     // Where the block is; whether the byte before it is a digit; the first
     // digit of the token open there; the previous block's reversed `1`s.
     let (mut at, mut carry, mut open, mut last_ones) = (from, 0u64, from, 0u64);

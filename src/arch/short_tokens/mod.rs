@@ -286,8 +286,8 @@ impl ShortKernel {
     }
 }
 
-/// What the loop of the portable and AVX2 builds ([`fill_tokens`],
-/// [`fill_lines`]) asks of a build.
+/// What the loops of the portable and AVX2 builds ([`fill_tokens`],
+/// [`bits::fill_bits`], [`fill_lines`]) ask of a build.
 trait Blocks {
     /// The digits of `block` (bit `i` for byte `i`), if every other byte
     /// is whitespace (an LF for `unary`).
@@ -426,7 +426,10 @@ fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, le
     }
 }
 
-/// [`fill_tokens`] with `syntax` a constant in each copy of the loop.
+/// The loop of the portable and AVX2 builds for `syntax`. The heaps'
+/// high limbs are stored (by each loop, `HIGH`) where the heaps held
+/// already store theirs or the values may have them (`dec`); otherwise
+/// they are all zero and none is written.
 #[inline(always)]
 fn fill_any<B: Blocks>(
     build: &B,
@@ -436,37 +439,39 @@ fn fill_any<B: Blocks>(
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
-    match syntax {
-        Syntax::Bits => bits::fill_bits(build, data, from, base, heaps),
-        Syntax::Hex => fill_tokens(build, Syntax::Hex, data, from, base, heaps),
-        Syntax::Dec => fill_tokens(build, Syntax::Dec, data, from, base, heaps),
-        Syntax::Unary => fill_lines(build, data, from, base, heaps),
+    heaps.high_stored |= syntax == Syntax::Dec;
+    match heaps.high_stored {
+        true => fill_syntax::<B, true>(build, syntax, data, from, base, heaps),
+        false => fill_syntax::<B, false>(build, syntax, data, from, base, heaps),
     }
 }
 
-/// The `unary` loop of the portable and AVX2 builds: block by block, the
-/// lines that end in each one after another, by bit scans over its LFs.
+/// [`fill_any`] with `syntax` a constant in each copy of the loop.
 #[inline(always)]
-fn fill_lines<B: Blocks>(
+fn fill_syntax<B: Blocks, const HIGH: bool>(
     build: &B,
+    syntax: Syntax,
     data: &[u8],
     from: usize,
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
-    match heaps.high_stored {
-        true => lines::<B, true>(build, data, from, base, heaps),
-        false => lines::<B, false>(build, data, from, base, heaps),
+    match syntax {
+        Syntax::Bits => bits::fill_bits::<B, HIGH>(build, data, from, base, heaps),
+        Syntax::Hex => fill_tokens::<B, HIGH>(build, Syntax::Hex, data, from, base, heaps),
+        Syntax::Dec => fill_tokens::<B, HIGH>(build, Syntax::Dec, data, from, base, heaps),
+        Syntax::Unary => fill_lines::<B, HIGH>(build, data, from, base, heaps),
     }
 }
 
-/// [`fill_lines`], the heaps' high limbs (all zero) stored if `HIGH`. A
-/// block's first line is written whether or not one ends there (past
+/// The `unary` loop of the portable and AVX2 builds: block by block, the
+/// lines that end in each one after another, by bit scans over its LFs.
+/// A block's first line is written whether or not one ends there (past
 /// the heaps counted, where it is never read): a block of short lines
 /// ends none, one or more, and only more costs a branch the predictor
 /// may miss.
 #[inline(always)]
-fn lines<B: Blocks, const HIGH: bool>(
+fn fill_lines<B: Blocks, const HIGH: bool>(
     build: &B,
     data: &[u8],
     from: usize,
@@ -504,16 +509,15 @@ fn lines<B: Blocks, const HIGH: bool>(
     }
 }
 
-/// The loop of the portable and AVX2 builds, in two halves: the blocks'
+/// The `hex` and `dec` loop of the portable and AVX2 builds (high limbs
+/// stored if `HIGH`), in two halves: the blocks'
 /// tokens found by bit scans ([`find_tokens`]), then their values built
 /// from the bytes that end at each token's end ([`take_tokens`]). Against
 /// one loop that built each token's value as it found it, whose steps
 /// ended where the branch predictor could not know and whose state did
 /// not fit the registers, the halves take fewer instructions a token.
-/// The high limbs are stored by a loop of their own where the values have
-/// them or the heaps held already store theirs.
 #[inline(always)]
-fn fill_tokens<B: Blocks>(
+fn fill_tokens<B: Blocks, const HIGH: bool>(
     build: &B,
     syntax: Syntax,
     data: &[u8],
@@ -536,11 +540,7 @@ fn fill_tokens<B: Blocks>(
         from,
         base,
     };
-    heaps.high_stored |= syntax == Syntax::Dec;
-    match heaps.high_stored {
-        true => take_tokens::<B, true>(build, &run, &found, through, heaps),
-        false => take_tokens::<B, false>(build, &run, &found, through, heaps),
-    }
+    take_tokens::<B, HIGH>(build, &run, &found, through, heaps)
 }
 
 /// The most token starts (or ends) one run finds: a block is entered

@@ -1,8 +1,9 @@
 //! The loops of the portable build compiled for AVX2: a block classified
 //! in two 32-byte vectors (whitespace found with one byte shuffle; for
-//! `bits`, the `1`s reversed by another), and each `hex` and `dec`
-//! token's value converted in vectors (hex: digit pairs with one byte
-//! multiply-add; dec: multiply-adds of pairs, fours and eights).
+//! `bits`, the `1`s reversed by another), and the `hex` and `dec`
+//! tokens' values converted in vectors, four tokens a step, two a vector
+//! (hex: digit pairs with one byte multiply-add; dec: multiply-adds of
+//! pairs, fours, eights and sixteens).
 //! The whole loop is compiled for AVX2, so that the kernels inline into
 //! it.
 
@@ -83,11 +84,8 @@ impl Blocks for Avx2 {
     }
 }
 
-/// [`Blocks::dec_values`] with AVX2: the loop over a run's tokens
-/// compiled for AVX2 as a whole. Against the loop that took every
-/// syntax's tokens one by one (a check of each token's place in the data,
-/// the value's width in a `u128`), the one pass over short dec took 0.95
-/// of the CPU time (one thread, min of 15).
+/// [`Blocks::dec_values`] with AVX2: the tokens four at a time
+/// ([`dec_fours`]), the last one to three one by one.
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -97,10 +95,158 @@ unsafe fn dec_values(
     run: &Run,
     starts: &[u32],
     ends: &[u32],
-    limbs: [&mut [u8]; 2],
+    [low, high]: [&mut [u8]; 2],
     offsets: &mut [u64],
 ) -> (bool, u64) {
-    values_with::<Avx2, true>(&Avx2, Syntax::Dec, run, starts, ends, limbs, offsets)
+    let n = starts.len() / 4 * 4;
+    let (low, low_rest) = low.split_at_mut(8 * n);
+    let (high, high_rest) = high.split_at_mut(8 * n);
+    let (offsets, offsets_rest) = offsets.split_at_mut(n);
+    // SAFETY: this function's caller guarantees AVX2.
+    let (fours_long, fours_or) =
+        unsafe { dec_fours(run, &starts[..n], &ends[..n], [low, high], offsets) };
+    let rest = [low_rest, high_rest];
+    let (starts, ends) = (&starts[n..], &ends[n..]);
+    let (rest_long, rest_or) =
+        values_with::<Avx2, true>(&Avx2, Syntax::Dec, run, starts, ends, rest, offsets_rest);
+    (fours_long | rest_long, fours_or | rest_or)
+}
+
+/// Four `dec` tokens at a time, each ending 20 bytes or more into the
+/// data (as many as `starts` and `ends` hold, a multiple of 4), as for
+/// [`Blocks::dec_values`].
+///
+/// Each token's last 16 digits are the 16 bytes that end at its end, two
+/// tokens a vector (tokens 0 and 2, 1 and 3), the lanes before its first
+/// digit cleared; they are combined by multiply-adds into pairs and fours
+/// in each vector, the two vectors' fours packed into one, and eights and
+/// sixteens taken there, which leaves the four values in order. The
+/// digits before those (up to 4 of a 20-digit token) are the first word
+/// of the 16 bytes that end 4 bytes before its end, combined the same
+/// way, and times 10^16 = 5^16 · 2^16 they carry into the high limb.
+/// Against one token at a time (32 bytes, two halves of 16 in one
+/// vector), this takes about half the vector instructions a token.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn dec_fours(
+    run: &Run,
+    starts: &[u32],
+    ends: &[u32],
+    [low, high]: [&mut [u8]; 2],
+    offsets: &mut [u64],
+) -> (bool, u64) {
+    // The 16 bytes that end `back` bytes before the end `end`.
+    let load = |end: u32, back: usize| {
+        let end = run.from + end as usize - back;
+        let bytes: &[u8; 16] = run.data[end - 16..end].try_into().expect("16 bytes");
+        // SAFETY: `bytes` holds 16 bytes; an unaligned load.
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+    };
+    let zeros = _mm256_set1_epi8(b'0' as i8);
+    let lanes = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, //
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    );
+    // Each token's length in every byte of its 128-bit lane: tokens 0
+    // and 2, then 1 and 3.
+    let spread = [
+        _mm256_setr_epi8(
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, //
+            8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+        ),
+        _mm256_setr_epi8(
+            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, //
+            12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12,
+        ),
+    ];
+    // Pairs, fours, eights, sixteens of the digits (first most
+    // significant) in each lane.
+    let pair = _mm256_set1_epi16(10 + (1 << 8));
+    let four = _mm256_set1_epi32(100 + (1 << 16));
+    let last_sixteen = |first: __m128i, second: __m128i, lens: __m256i, spread: __m256i| {
+        // Lane `i` of 16 is a digit of the token if `i + len > 15`.
+        let lens = _mm256_shuffle_epi8(lens, spread);
+        let kept = _mm256_cmpgt_epi8(_mm256_add_epi8(lanes, lens), _mm256_set1_epi8(15));
+        let bytes = _mm256_set_m128i(second, first);
+        let digits = _mm256_and_si256(_mm256_xor_si256(bytes, zeros), kept);
+        _mm256_madd_epi16(_mm256_maddubs_epi16(digits, pair), four)
+    };
+    let max = _mm_set1_epi32(Syntax::Dec.max_digits() as i32);
+    let first = _mm256_set1_epi64x((run.base + run.from as u64) as i64);
+    let (mut too_long, mut high_or) = (_mm_setzero_si128(), _mm256_setzero_si256());
+    let fours = starts.chunks_exact(4).zip(ends.chunks_exact(4));
+    let limbs = low.chunks_exact_mut(32).zip(high.chunks_exact_mut(32));
+    for ((starts, ends), ((low, high), offsets)) in
+        fours.zip(limbs.zip(offsets.chunks_exact_mut(4)))
+    {
+        // SAFETY: `starts` and `ends` hold 16 bytes each; unaligned loads.
+        let (starts, ends_v) = unsafe {
+            (
+                _mm_loadu_si128(starts.as_ptr().cast()),
+                _mm_loadu_si128(ends.as_ptr().cast()),
+            )
+        };
+        let lens = _mm_sub_epi32(ends_v, starts);
+        too_long = _mm_or_si128(too_long, _mm_cmpgt_epi32(lens, max));
+        let lens = _mm_min_epu32(lens, max);
+        let both = _mm256_broadcastsi128_si256(lens);
+        let [a, b, c, d] = [0, 1, 2, 3].map(|j| load(ends[j], 0));
+        let fours = _mm256_packus_epi32(
+            last_sixteen(a, c, both, spread[0]),
+            last_sixteen(b, d, both, spread[1]),
+        );
+        let eights = _mm256_madd_epi16(fours, _mm256_set1_epi32(10_000 + (1 << 16)));
+        let sixteens = _mm256_add_epi64(
+            _mm256_mul_epu32(eights, _mm256_set1_epi32(100_000_000)),
+            _mm256_srli_epi64(eights, 32),
+        );
+        // The digits before the last 16, at most 4: the first word of the
+        // 16 bytes that end 4 bytes before the end, its bytes before the
+        // token's first digit cleared (all of them for a token of 16
+        // digits or fewer).
+        let [a, b, c, d] = [0, 1, 2, 3].map(|j| load(ends[j], 4));
+        let words = _mm_unpacklo_epi64(_mm_unpacklo_epi32(a, b), _mm_unpacklo_epi32(c, d));
+        let unused = _mm_sub_epi32(
+            _mm_set1_epi32(8 * 20),
+            _mm_slli_epi32(_mm_max_epu32(lens, _mm_set1_epi32(16)), 3),
+        );
+        let kept = _mm_sllv_epi32(_mm_set1_epi32(-1), unused);
+        let digits = _mm_and_si128(_mm_xor_si128(words, _mm256_castsi256_si128(zeros)), kept);
+        let pairs = _mm_maddubs_epi16(digits, _mm256_castsi256_si128(pair));
+        let heads = _mm256_cvtepu32_epi64(_mm_madd_epi16(pairs, _mm256_castsi256_si128(four)));
+        // head · 5^16 (5^16 = 35 · 2^32 + 2264035265) is under 2^52; times
+        // 2^16 it is the 128 bits from `shifted` up.
+        let fives = _mm256_add_epi64(
+            _mm256_mul_epu32(heads, _mm256_set1_epi64x(2_264_035_265)),
+            _mm256_slli_epi64(_mm256_mul_epu32(heads, _mm256_set1_epi64x(35)), 32),
+        );
+        let low_limbs = _mm256_add_epi64(_mm256_slli_epi64(fives, 16), sixteens);
+        // The sum carried if it is below the sixteens (unsigned).
+        let sign = _mm256_set1_epi64x(i64::MIN);
+        let carried = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(sixteens, sign),
+            _mm256_xor_si256(low_limbs, sign),
+        );
+        let high_limbs = _mm256_sub_epi64(_mm256_srli_epi64(fives, 48), carried);
+        high_or = _mm256_or_si256(high_or, high_limbs);
+        let firsts = _mm256_add_epi64(_mm256_cvtepu32_epi64(starts), first);
+        // SAFETY: `low`, `high` and `offsets` hold 32 bytes each;
+        // unaligned stores.
+        unsafe {
+            _mm256_storeu_si256(low.as_mut_ptr().cast(), low_limbs);
+            _mm256_storeu_si256(high.as_mut_ptr().cast(), high_limbs);
+            _mm256_storeu_si256(offsets.as_mut_ptr().cast(), firsts);
+        }
+    }
+    let or = _mm_or_si128(
+        _mm256_castsi256_si128(high_or),
+        _mm256_extracti128_si256(high_or, 1),
+    );
+    let or = (_mm_cvtsi128_si64(or) | _mm_extract_epi64(or, 1)) as u64;
+    (_mm_movemask_epi8(too_long) != 0, or)
 }
 
 /// The two halves of `block`.

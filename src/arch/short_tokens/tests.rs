@@ -350,7 +350,7 @@ fn every_byte_in_every_lane_is_classified_like_the_byte_test() {
 
 #[test]
 fn the_largest_decimals_carry_into_the_high_limb() {
-    for text in [
+    let texts = [
         "18446744073709551615",
         "18446744073709551616",
         "99999999999999999999",
@@ -358,10 +358,17 @@ fn the_largest_decimals_carry_into_the_high_limb() {
         "9999999999999999",
         "10000000000000000",
         "00000000000000000001",
-    ] {
+        "90000000000000000009",
+    ];
+    // Every text at every place of a run's tokens, which the vector
+    // builds take four at a time.
+    for first in 0..texts.len() {
         let mut data = vec![b' '; 50];
-        data.extend_from_slice(text.as_bytes());
+        for text in texts.iter().cycle().skip(first).take(texts.len() + 3) {
+            data.extend_from_slice(text.as_bytes());
+            data.push(b' ');
+        }
         data.extend_from_slice(&[b'\n'; 2 * BLOCK]);
-        check(Syntax::Dec, &data, 0, 0, text);
+        check(Syntax::Dec, &data, 0, 0, &format!("from text {first}"));
     }
 }

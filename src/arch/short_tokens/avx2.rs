@@ -7,9 +7,7 @@
 //! The whole loop is compiled for AVX2, so that the kernels inline into
 //! it.
 
-use super::{
-    fill_any, from_halves, low_bits, values_with, Blocks, Run, ShortHeaps, Stopped, Syntax, BLOCK,
-};
+use super::{fill_any, from_halves, low_bits, Blocks, Run, ShortHeaps, Stopped, Syntax, BLOCK};
 use crate::arch::token_end::avx2::{binary_lanes, decimal_lanes, hex_lanes};
 use std::arch::x86_64::*;
 
@@ -71,7 +69,7 @@ impl Blocks for Avx2 {
     }
 
     #[inline(always)]
-    fn dec_values(
+    fn dec_fours(
         &self,
         run: &Run,
         starts: &[u32],
@@ -80,41 +78,12 @@ impl Blocks for Avx2 {
         offsets: &mut [u64],
     ) -> (bool, u64) {
         // SAFETY: as in `digits`.
-        unsafe { dec_values(run, starts, ends, limbs, offsets) }
+        unsafe { dec_fours(run, starts, ends, limbs, offsets) }
     }
 }
 
-/// [`Blocks::dec_values`] with AVX2: the tokens four at a time
-/// ([`dec_fours`]), the last one to three one by one.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-unsafe fn dec_values(
-    run: &Run,
-    starts: &[u32],
-    ends: &[u32],
-    [low, high]: [&mut [u8]; 2],
-    offsets: &mut [u64],
-) -> (bool, u64) {
-    let n = starts.len() / 4 * 4;
-    let (low, low_rest) = low.split_at_mut(8 * n);
-    let (high, high_rest) = high.split_at_mut(8 * n);
-    let (offsets, offsets_rest) = offsets.split_at_mut(n);
-    // SAFETY: this function's caller guarantees AVX2.
-    let (fours_long, fours_or) =
-        unsafe { dec_fours(run, &starts[..n], &ends[..n], [low, high], offsets) };
-    let rest = [low_rest, high_rest];
-    let (starts, ends) = (&starts[n..], &ends[n..]);
-    let (rest_long, rest_or) =
-        values_with::<Avx2, true>(&Avx2, Syntax::Dec, run, starts, ends, rest, offsets_rest);
-    (fours_long | rest_long, fours_or | rest_or)
-}
-
-/// Four `dec` tokens at a time, each ending 20 bytes or more into the
-/// data (as many as `starts` and `ends` hold, a multiple of 4), as for
-/// [`Blocks::dec_values`].
+/// [`Blocks::dec_fours`] with AVX2, each end 20 bytes or more into the
+/// data.
 ///
 /// Each token's last 16 digits are the 16 bytes that end at its end, two
 /// tokens a vector (tokens 0 and 2, 1 and 3), the lanes before its first
@@ -217,8 +186,9 @@ unsafe fn dec_fours(
         let digits = _mm_and_si128(_mm_xor_si128(words, _mm256_castsi256_si128(zeros)), kept);
         let pairs = _mm_maddubs_epi16(digits, _mm256_castsi256_si128(pair));
         let heads = _mm256_cvtepu32_epi64(_mm_madd_epi16(pairs, _mm256_castsi256_si128(four)));
-        // head · 5^16 (5^16 = 35 · 2^32 + 2264035265) is under 2^52; times
-        // 2^16 it is the 128 bits from `shifted` up.
+        // head · 5^16 (5^16 = 35 · 2^32 + 2264035265) is under 2^52;
+        // times 2^16 its low 48 bits fall in the low limb, the rest in the
+        // high one.
         let fives = _mm256_add_epi64(
             _mm256_mul_epu32(heads, _mm256_set1_epi64x(2_264_035_265)),
             _mm256_slli_epi64(_mm256_mul_epu32(heads, _mm256_set1_epi64x(35)), 32),

@@ -327,15 +327,15 @@ trait Blocks {
         values_with::<Self, false>(self, Syntax::Hex, run, starts, ends, limbs, offsets).0
     }
 
-    /// `dec` tokens of a run, as many as `starts` and `ends` hold: token
-    /// `k` from `starts[k]` to `ends[k]` of the run (each end 32 or more
-    /// bytes into `run.data`). Writes the value of each one's last 20
+    /// `dec` tokens of a run, as many as `starts` and `ends` hold (a
+    /// multiple of 4): token `k` from `starts[k]` to `ends[k]` of the run
+    /// (each end 32 or more bytes into `run.data`). Writes the value of each one's last 20
     /// digits at most into `limbs` (bits 0-63, then 64-127, little-endian
     /// words) and the offset of its first byte into `offsets`; returns
     /// whether one of them has more than 20 digits, and the OR of the
     /// values' bits 64-127.
     #[inline(always)]
-    fn dec_values(
+    fn dec_fours(
         &self,
         run: &Run,
         starts: &[u32],
@@ -350,7 +350,7 @@ trait Blocks {
 /// The values of a run's tokens of `syntax` (`hex` or `dec`), one by one
 /// with `build`'s kernels, each token ending at least the syntax's window
 /// into `run.data` (as for [`Blocks::hex_fours`] and
-/// [`Blocks::dec_values`]): their low limbs into `limbs[0]`, their high
+/// [`Blocks::dec_fours`]): their low limbs into `limbs[0]`, their high
 /// limbs into `limbs[1]` if `HIGH`, their first bytes' offsets into
 /// `offsets`. Returns whether one has more digits than the syntax takes,
 /// and the OR of the high limbs.
@@ -698,22 +698,23 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
     let (max, held) = (run.syntax.max_digits(), heaps.len);
     let (starts, ends) = (&found.starts()[..found.ended], found.ends());
     let (mut too_long, mut high_or) = (false, 0);
-    // `hex` four at a time, `dec` in a loop of its own, unless the first
-    // token ends within the syntax's window of the start of the data
-    // (then the run takes them all one by one below).
+    // `hex` and `dec` four at a time, the last one to three one by one
+    // below, unless the first token ends within the syntax's window of
+    // the start of the data (then the run takes them all one by one).
     let first_end = ends.first().map(|&end| run.from + end as usize);
     let fast = match (run.syntax, first_end) {
         (Syntax::Hex, Some(end)) if end >= window(Syntax::Hex) => {
             take_hex_fours::<B, HIGH>(build, run, starts, ends, heaps, &mut too_long)
         }
         (Syntax::Dec, Some(end)) if end >= window(Syntax::Dec) => {
-            let (n, [low, high]) = (found.ended, &mut heaps.limbs);
+            let (n, [low, high]) = (found.ended / 4 * 4, &mut heaps.limbs);
             let limbs = [
                 &mut low[8 * held..8 * (held + n)],
                 &mut high[8 * held..8 * (held + n)],
             ];
             let offsets = &mut heaps.offsets[held..held + n];
-            (too_long, high_or) = build.dec_values(run, starts, ends, limbs, offsets);
+            let (starts, ends) = (&starts[..n], &ends[..n]);
+            (too_long, high_or) = build.dec_fours(run, starts, ends, limbs, offsets);
             n
         }
         _ => 0,

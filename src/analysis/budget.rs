@@ -11,6 +11,7 @@
 //! counters.
 
 use crate::input::driver::Reads;
+use crate::input::source::page_release::RELEASE_STEP_BYTES;
 use crate::input::source::Input;
 use crate::input::Format;
 use std::fmt;
@@ -57,6 +58,22 @@ impl MemoryBudget {
 
     /// A range shorter than this is not worth a thread of its own.
     const MIN_RANGE_BYTES: u64 = 4 << 20;
+
+    /// The map's pages a pass that reads pieces of whole heaps in place
+    /// holds at most, its ranges together: each range releases its pages
+    /// behind every this many bytes over the ranges, within the size of a
+    /// read and [`RELEASE_STEP_BYTES`]. Peak RSS stays within the one
+    /// pass's 64 MiB on any number of cores; on two (8 MiB a range) it is
+    /// 25-28 MiB.
+    const MAPPED_BYTES: usize = 32 << 20;
+
+    /// The bytes a range reads in place between releases of their pages,
+    /// for a pass of `ranges` ranges and reads of `read_bytes`.
+    fn release_bytes(ranges: usize, read_bytes: usize) -> usize {
+        (Self::MAPPED_BYTES / ranges.max(1))
+            .min(RELEASE_STEP_BYTES)
+            .max(read_bytes)
+    }
 
     /// The longest heap a pass with positioned reads buffers: a longer
     /// one is read in place from the map (or in pieces).
@@ -116,6 +133,7 @@ impl MemoryBudget {
             ranges,
             min_range_bytes: Self::MIN_RANGE_BYTES,
             read_bytes: self.chunk_bytes(),
+            release_bytes: Self::release_bytes(ranges, self.chunk_bytes()),
             // A windowed pass reads heaps in place from the map, so this
             // only bounds how far a cut between ranges looks for a heap
             // boundary (every pass cuts again).
@@ -127,6 +145,7 @@ impl MemoryBudget {
         let first = match one_pass {
             true => Reads {
                 read_bytes: Self::ONE_PASS_READ_BYTES,
+                release_bytes: Self::release_bytes(ranges, Self::ONE_PASS_READ_BYTES),
                 max_buffered_heap_bytes: Self::MAX_BUFFERED_HEAP_BYTES,
                 // Each range may hold one long token's packed digits, and
                 // their sum is as long as the longest.
@@ -190,14 +209,16 @@ impl MemoryBudget {
 }
 
 /// How the initial pass of `updates` reads FILE on `threads` threads:
-/// with positioned reads into small buffers (faster than the map for one
-/// pass), a heap too long for them in place from the map, which the
-/// updates then read; no token packed (the session keeps no budget).
+/// in pieces cut at heap boundaries as the one pass reads it (in place
+/// from the map, else into small buffers), a heap too long for them in
+/// place from the map, which the updates then read; no token packed (the
+/// session keeps no budget).
 pub(crate) fn update_reads(threads: usize) -> Reads {
     Reads {
         ranges: threads.max(1),
         min_range_bytes: MemoryBudget::MIN_RANGE_BYTES,
         read_bytes: MemoryBudget::ONE_PASS_READ_BYTES,
+        release_bytes: MemoryBudget::release_bytes(threads, MemoryBudget::ONE_PASS_READ_BYTES),
         max_buffered_heap_bytes: MemoryBudget::MAX_BUFFERED_HEAP_BYTES,
         max_packed_bytes: 0,
         stream_chunk_bytes: 128 << 10,

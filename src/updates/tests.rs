@@ -21,6 +21,7 @@ fn tiny_reads(threads: usize) -> Reads {
         ranges: threads,
         min_range_bytes: 1,
         read_bytes: 5,
+        release_bytes: 8,
         max_buffered_heap_bytes: 1 << 10,
         max_packed_bytes: 0,
         stream_chunk_bytes: 5,

@@ -7,11 +7,12 @@
 //! - bytes in memory or a memory map (`Reading::Mapped`), in place: the
 //!   scanner runs over the range itself, and a map's pages are released
 //!   behind the pass (and inside long heaps, step by step);
-//! - a regular file read with positioned reads (`Reading::Positioned`):
-//!   buffers of a fixed size cut at heap boundaries; a `bits` or `hex`
-//!   token longer than a buffer is read in pieces, and any
-//!   other heap too long to buffer is read in place from the map (or, with
-//!   no map, into a buffer that grows to hold it);
+//! - a regular file read in pieces (`Reading::Positioned`): pieces of a
+//!   fixed size cut at heap boundaries, in place from the map (or, with no
+//!   map, with positioned reads into a buffer); a `bits` or `hex` token
+//!   longer than a piece is read into the buffer in pieces, and any other
+//!   heap too long to buffer is read in place from the map (or, with no
+//!   map, into a buffer that grows to hold it);
 //! - a stream: chunks cut at heap boundaries, the unused tail carried to
 //!   the next read, lines counted as the chunks go by.
 //!
@@ -23,7 +24,7 @@
 //!
 //! The rooms: what a fold is (`fold.rs`) and a pass (`pass.rs`), the
 //! passes (`run.rs`), the ranges and the reading of each
-//! (`ranges.rs`: in place, `in_place.rs`; with positioned reads,
+//! (`ranges.rs`: in place, `in_place.rs`; in pieces,
 //! `positioned.rs`, and long tokens from their end, `from_end.rs`), a
 //! stream (`stream.rs`), the loop over a piece's heaps (`heap_loop.rs`),
 //! one heap read again (`reread.rs`), the span of a sharded run's range

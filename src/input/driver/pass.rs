@@ -16,8 +16,11 @@ pub struct Reads {
     pub ranges: usize,
     /// A range shorter than this is not worth a thread of its own.
     pub min_range_bytes: u64,
-    /// Bytes per positioned read.
+    /// Bytes per positioned read (or piece read in place from the map).
     pub read_bytes: usize,
+    /// Bytes a range reads in place from the map between releases of
+    /// their pages.
+    pub release_bytes: usize,
     /// A heap of more text than this is not buffered in a positioned
     /// pass: a `bits` or `hex` token is read in pieces, any other heap in
     /// place from the map.

@@ -1,11 +1,13 @@
-//! Reading a range of a regular file with positioned reads (`pread`) into
-//! buffers of a fixed size that end on heap boundaries. A `bits` or `hex`
-//! token longer than a buffer is read from the range's end when the fold
-//! sums tokens that way and the tokens after it are long too
-//! (`from_end.rs`), else in pieces ([`LongToken`]); a `dec` token longer
-//! than a buffer in pieces too, converted as it comes ([`LongDecimal`]);
-//! any other heap too long to buffer is read in place from the map, or,
-//! with no map, into a buffer that grows to hold it.
+//! Reading a range of a regular file in pieces of a fixed size that end
+//! on heap boundaries: in place from the file's map where it has one (text
+//! formats, [`MapPieces`]: no copy), else with positioned reads (`pread`)
+//! into a buffer. A heap that fills a whole piece goes through the buffer: a
+//! `bits` or `hex` token longer than a buffer is read from the range's
+//! end when the fold sums tokens that way and the tokens after it are long
+//! too (`from_end.rs`), else in pieces ([`LongToken`]); a `dec` token
+//! longer than a buffer in pieces too, converted as it comes
+//! ([`LongDecimal`]); any other heap too long to buffer is read in place
+//! from the map, or, with no map, into a buffer that grows to hold it.
 
 use super::fold::{At, Fold};
 use super::from_end::{Backward, Zone};
@@ -18,7 +20,9 @@ use crate::input::long::decimals::LongDecimal;
 use crate::input::long::pieces::LongToken;
 use crate::input::packed::TokenScratch;
 use crate::input::scanner::HeapScanner;
+use crate::input::source::file::MappedFile;
 use crate::input::source::file_changes;
+use crate::input::source::page_release::{PageReleaser, PAGE};
 use crate::input::source::FileInput;
 use std::ops::Range;
 
@@ -79,12 +83,39 @@ impl<'a> Positioned<'a> {
         let mut whole_at = None;
         // The long tokens at the range's end, once read from there.
         let mut zone = Zone::new(range.end);
+        let mut count = Count {
+            bytes,
+            forward_to: range.start,
+        };
+        // Raw arrays keep the copy: their XOR runs at memory speed, and
+        // u64le read in place took 1.07 of the time (`bench/RESULTS.md`).
+        let text = self.format.raw_width().is_none();
+        let map = text.then(|| self.file.map()).flatten();
+        let mut map = map.map(|map| MapPieces::new(map, range.start, self.reads));
         loop {
+            if let (Some(map), true) = (map.as_mut(), whole_at != Some(base)) {
+                let stop = self.scan_in_place(
+                    map,
+                    (base, zone.start),
+                    fold,
+                    heaps,
+                    scratch.as_mut(),
+                    &mut count,
+                )?;
+                if stop == zone.start {
+                    return zone.hand_over(fold, heaps);
+                }
+                if stop > base {
+                    // The heap at `stop` fills a whole read: it is read
+                    // into the buffer, whose bytes are behind it.
+                    (filled, base, next) = (0, stop, stop);
+                }
+            }
             let want = (buffer.len() - filled).min((zone.start - next) as usize);
             self.file
                 .read_exact_at(&mut buffer[filled..filled + want], next)?;
-            (filled, next, *bytes) = (filled + want, next + want as u64, *bytes + want as u64);
-            progress::read(want as u64);
+            (filled, next) = (filled + want, next + want as u64);
+            count.forward_to(next);
             let end = next == zone.start;
             let usable = match end {
                 true => filled,
@@ -113,8 +144,14 @@ impl<'a> Positioned<'a> {
             // The buffer holds the start of one heap and nothing else.
             if self.format == Format::Dec {
                 let token = LongDecimal::start(&buffer[..filled], base)?;
-                (filled, base) =
-                    self.read_long_decimal(token, &mut buffer, zone.start, fold, *heaps, bytes)?;
+                (filled, base) = self.read_long_decimal(
+                    token,
+                    &mut buffer,
+                    zone.start,
+                    fold,
+                    *heaps,
+                    &mut count,
+                )?;
                 *heaps += 1;
                 if fold.done() {
                     return Err(Stop::Done);
@@ -122,11 +159,11 @@ impl<'a> Positioned<'a> {
                 next = base + filled as u64;
             } else if LongToken::reads(self.format) && filled >= 3 && whole_at != Some(base) {
                 let backward = Backward::new(self.file, self.format, self.reads.read_bytes);
-                if zone.extend_to(&backward, base, fold, bytes)? {
+                if zone.extend_to(&backward, base, fold, count.bytes)? {
                     return zone.hand_over(fold, heaps);
                 }
                 let token = LongToken::start(self.format, &buffer[..filled], base, spare)?;
-                match self.read_long(token, &mut buffer, zone.start, fold, *heaps, bytes)? {
+                match self.read_long(token, &mut buffer, zone.start, fold, *heaps, &mut count)? {
                     LongRead::Taken(left, after, buffer_back) => {
                         (filled, base, spare) = (left, after, buffer_back);
                         *heaps += 1;
@@ -140,12 +177,54 @@ impl<'a> Positioned<'a> {
                 }
                 next = base + filled as u64;
             } else if self.in_place(whole_at == Some(base), buffer.len()) {
-                base = self.heap_in_place(base, zone.start, fold, heaps, bytes)?;
+                base = self.heap_in_place(base, zone.start, fold, heaps, &mut count)?;
                 (filled, next) = (0, base);
             } else {
                 buffer.grow();
             }
         }
+    }
+
+    /// Reads the pieces of whole heaps from `from` in place (see
+    /// [`MapPieces`]) until `end` or a heap that fills a whole read;
+    /// returns where it stopped.
+    fn scan_in_place<F: Fold>(
+        &self,
+        map: &mut MapPieces<'_>,
+        (from, end): (u64, u64),
+        fold: &mut F,
+        heaps: &mut u64,
+        mut scratch: Option<&mut TokenScratch>,
+        count: &mut Count<'_>,
+    ) -> Result<u64, Stop> {
+        let mut base = from;
+        while base < end {
+            self.file.check_cancel()?;
+            let piece_end = end.min(base + self.reads.read_bytes as u64);
+            let piece = &map.data[base as usize..piece_end as usize];
+            let usable = match piece_end == end {
+                true => piece.len(),
+                false => complete_prefix(self.format, piece, base == 0),
+            };
+            if usable == 0 {
+                break;
+            }
+            let after = base + usable as u64;
+            count.forward_to(after);
+            let piece = &piece[..usable];
+            scan_piece(
+                self.format,
+                piece,
+                base,
+                fold,
+                heaps,
+                scratch.as_deref_mut(),
+                At::nowhere(),
+            )?;
+            map.scanned_to(after, after == end);
+            base = after;
+        }
+        Ok(base)
     }
 
     /// Reads the rest of a long token through `buffer` and hands it to
@@ -158,7 +237,7 @@ impl<'a> Positioned<'a> {
         end: u64,
         fold: &mut F,
         index: u64,
-        bytes: &mut u64,
+        count: &mut Count<'_>,
     ) -> Result<LongRead, Stop> {
         let drains = fold.needs().drains_long_tokens;
         loop {
@@ -166,7 +245,7 @@ impl<'a> Positioned<'a> {
                 token.drain_into(|groups| fold.long_groups(groups));
             }
             let at = token.next();
-            let want = self.read_piece(at, buffer, end, bytes)?;
+            let want = self.read_piece(at, buffer, end, count)?;
             let stop = match want {
                 0 => Some(0),
                 _ => token.feed(&buffer[..want])?,
@@ -195,11 +274,11 @@ impl<'a> Positioned<'a> {
         end: u64,
         fold: &mut F,
         index: u64,
-        bytes: &mut u64,
+        count: &mut Count<'_>,
     ) -> Result<(usize, u64), Stop> {
         loop {
             let at = token.next();
-            let want = self.read_piece(at, buffer, end, bytes)?;
+            let want = self.read_piece(at, buffer, end, count)?;
             let stop = match want {
                 0 => Some(0),
                 _ => token.feed(&buffer[..want])?,
@@ -220,13 +299,12 @@ impl<'a> Positioned<'a> {
         at: u64,
         buffer: &mut [u8],
         end: u64,
-        bytes: &mut u64,
+        count: &mut Count<'_>,
     ) -> Result<usize, Stop> {
         let want = buffer.len().min((end - at) as usize);
         if want > 0 {
             self.file.read_exact_at(&mut buffer[..want], at)?;
-            *bytes += want as u64;
-            progress::read(want as u64);
+            count.forward_to(at + want as u64);
         }
         Ok(want)
     }
@@ -248,7 +326,7 @@ impl<'a> Positioned<'a> {
         end: u64,
         fold: &mut F,
         heaps: &mut u64,
-        bytes: &mut u64,
+        count: &mut Count<'_>,
     ) -> Result<u64, Stop> {
         let map = self
             .file
@@ -268,8 +346,7 @@ impl<'a> Positioned<'a> {
         *heaps += 1;
         let consumed = scanner.consumed();
         pages.release(&slice[..consumed]);
-        *bytes += consumed as u64;
-        progress::read(consumed as u64);
+        count.forward_to(base + consumed as u64);
         if fold.done() {
             return Err(Stop::Done);
         }
@@ -324,6 +401,62 @@ impl std::ops::Deref for ReadBuffer {
 impl std::ops::DerefMut for ReadBuffer {
     fn deref_mut(&mut self) -> &mut [u8] {
         &mut self.backing[self.start..self.start + self.len]
+    }
+}
+
+/// A range's pieces of whole heaps read in place from the file's map,
+/// with no copy into the read buffer, their pages released behind every
+/// `release_bytes` or so. On the two-core Zen 3 machines of issue 30 the
+/// one pass over text took 0.69-1.02 of the time it took with the copy,
+/// unary and short tokens gaining most (`bench/RESULTS.md`); releasing the
+/// pages every 2 MiB instead of 8 gave back half of that (each release
+/// interrupts the other threads to flush their TLBs).
+struct MapPieces<'m> {
+    data: &'m [u8],
+    pages: PageReleaser<'m>,
+    /// The pages before this offset are released.
+    released_to: u64,
+    release_bytes: u64,
+}
+
+impl<'m> MapPieces<'m> {
+    fn new(map: &'m MappedFile, from: u64, reads: &Reads) -> MapPieces<'m> {
+        MapPieces {
+            data: map.map(),
+            pages: map.pages(),
+            released_to: from,
+            release_bytes: reads.release_bytes as u64,
+        }
+    }
+
+    /// Releases the pages of the pieces read in place up to `to` once
+    /// there are enough of them, or at the range's `last` piece.
+    fn scanned_to(&mut self, to: u64, last: bool) {
+        if to - self.released_to >= self.release_bytes || last {
+            self.pages
+                .release(&self.data[self.released_to as usize..to as usize]);
+            // The page `to` falls in goes with the next release.
+            self.released_to = to - to % PAGE as u64;
+        }
+    }
+}
+
+/// The bytes a range's reads brought, each counted once: a piece or a
+/// heap read in place may begin before the end of the bytes in the
+/// buffer, so reads forward are counted up to the furthest.
+struct Count<'b> {
+    bytes: &'b mut u64,
+    forward_to: u64,
+}
+
+impl Count<'_> {
+    /// Counts the bytes read forward up to `to` that are not counted yet.
+    fn forward_to(&mut self, to: u64) {
+        if to > self.forward_to {
+            *self.bytes += to - self.forward_to;
+            progress::read(to - self.forward_to);
+            self.forward_to = to;
+        }
     }
 }
 

@@ -4,8 +4,9 @@
 //! within milliseconds instead of at its end.
 //!
 //! An analysis given a flag ([`Options::cancel`](crate::Options::cancel))
-//! checks it before every positioned read of a file (a read is at most a
-//! few MiB), before every read of a stream, and, for bytes read in place
+//! checks it before every positioned read of a file and every piece of a
+//! file read from its map in the same sizes (at most a few MiB), before
+//! every read of a stream, and, for whole ranges read in place
 //! (memory, a map), between pieces of [`CANCEL_PIECE_BYTES`] cut at heap
 //! boundaries (a `nimb` input in place, whose records are found only from
 //! the start, is one piece). The analysis then fails with an I/O error

@@ -15,7 +15,9 @@ use std::sync::OnceLock;
 /// How a pass reads a regular file.
 #[derive(Clone, Copy)]
 pub enum Reading<'a> {
-    /// Positioned reads (`pread`) into buffers of a fixed size.
+    /// Pieces of a fixed size cut at heap boundaries: in place from the
+    /// map when there is one, else with positioned reads (`pread`) into a
+    /// buffer; a heap that fills a piece through the buffer.
     Positioned,
     /// The memory map, in place.
     Mapped(&'a MappedFile),
@@ -53,17 +55,15 @@ impl FileInput {
     /// of any length without holding them (the windowed passes, whose
     /// working memory is one window).
     ///
-    /// A pass over heaps that fit small buffers reads with positioned
-    /// reads: on the machines this was measured on, a `pread` into a
-    /// buffer that stays in the L2 cache reads a cached file about twice
-    /// as fast as touching mapped pages (each costs a fault on first
-    /// touch, and the kernels then read DRAM), and the process never holds
-    /// more of the file than its buffers. A pass that must read heaps of
-    /// any length reads the map: a heap is read where it lies, releasing
-    /// its pages behind, so no buffer grows with it. Without a map
-    /// (`--no-mmap`, or mapping failed) every pass uses positioned reads,
-    /// and a heap longer than a buffer is read into one that grows to
-    /// hold it.
+    /// A pass over heaps that fit small buffers reads pieces of a fixed
+    /// size cut at heap boundaries ([`Reading::Positioned`]): in place
+    /// from the map when there is one, a heap longer than a piece through
+    /// a buffer (from the range's end, in pieces, or whole). A pass that
+    /// must read heaps of any length reads the map as it lies: a heap is
+    /// read where it is, releasing its pages behind, so no buffer grows
+    /// with it. Without a map (`--no-mmap`, or mapping failed) every pass
+    /// uses positioned reads (`pread`), and a heap longer than a buffer is
+    /// read into one that grows to hold it.
     pub fn reading(&self, heaps_in_place: bool) -> Reading<'_> {
         match heaps_in_place.then(|| self.map()).flatten() {
             Some(map) => Reading::Mapped(map),
@@ -94,9 +94,15 @@ impl FileInput {
         self.map.get().and_then(Option::as_ref)
     }
 
+    /// An error once the analysis is cancelled: looked at before each
+    /// read, and each piece read in place from the map.
+    pub fn check_cancel(&self) -> Result<(), Error> {
+        self.cancel.check(self.stamp.name())
+    }
+
     /// Fills `buffer` from `offset`; a file that ends early has shrunk.
     pub fn read_exact_at(&self, buffer: &mut [u8], offset: u64) -> Result<(), Error> {
-        self.cancel.check(self.stamp.name())?;
+        self.check_cancel()?;
         self.stamp
             .file()
             .read_exact_at(buffer, offset)

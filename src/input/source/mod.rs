@@ -3,10 +3,11 @@
 //!
 //! [`Input::open`] is the one place that tells a regular file from a
 //! stream, and [`FileInput::reading`] the one place that decides whether a
-//! pass over a regular file reads it with positioned reads or through a
-//! memory map (ripgrep's searcher makes the same decision once, per
-//! search). The map is opened the first time a pass asks for it, so a file
-//! that one pass over small buffers analyses is never mapped. Regular files
+//! pass over a regular file reads it in pieces cut at heap boundaries or
+//! whole ranges in place from its memory map (ripgrep's searcher makes a
+//! like decision once, per search). The map is opened the first time a
+//! pass asks for it; pieces are read from it too, and with positioned
+//! reads only when the file has no map (`--no-mmap`). Regular files
 //! carry a [`Stamp`](file_changes::Stamp) so that a change while they are read is an error,
 //! never a wrong report (see [`file_changes`]). Where an offset
 //! lies in lines is looked up in `line_lookup`.

@@ -19,12 +19,14 @@ use std::ops::Range;
 /// Pages are released in steps of this many bytes as a pass moves on.
 pub const RELEASE_STEP_BYTES: usize = 8 << 20;
 
+/// The page size pages are released by.
+pub const PAGE: usize = 4096;
+
 /// Drops the resident pages of `map` in `start..end` (rounded inward to
 /// whole pages), so that a pass over a file larger than memory keeps a
 /// bounded resident size. The bytes stay readable: touching them again
 /// reads them back from the file (or the page cache).
 pub fn release_pages(map: &Mmap, start: usize, end: usize) {
-    const PAGE: usize = 4096;
     let first = start.div_ceil(PAGE) * PAGE;
     let last = (end.min(map.len()) / PAGE) * PAGE;
     if last <= first {

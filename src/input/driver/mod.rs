@@ -8,9 +8,10 @@
 //!   scanner runs over the range itself, and a map's pages are released
 //!   behind the pass (and inside long heaps, step by step);
 //! - a regular file read in pieces (`Reading::Positioned`): pieces of a
-//!   fixed size cut at heap boundaries, in place from the map (or, with no
-//!   map, with positioned reads into a buffer); a `bits` or `hex` token
-//!   longer than a piece is read into the buffer in pieces, and any other
+//!   fixed size cut at heap boundaries, in place from the map up to the
+//!   first heap longer than a piece (or, from there and with no map, with
+//!   positioned reads into a buffer); a `bits` or `hex` token longer than
+//!   a piece is read into the buffer in pieces, and any other
 //!   heap too long to buffer is read in place from the map (or, with no
 //!   map, into a buffer that grows to hold it);
 //! - a stream: chunks cut at heap boundaries, the unused tail carried to

@@ -1,7 +1,7 @@
 //! Reading a range of a regular file in pieces of a fixed size that end
 //! on heap boundaries: in place from the file's map where it has one (text
-//! formats, [`MapPieces`]: no copy), else with positioned reads (`pread`)
-//! into a buffer. A heap that fills a whole piece goes through the buffer: a
+//! formats, no copy) up to the first heap that fills a whole piece, else,
+//! and from there on, with positioned reads (`pread`) into a buffer: a
 //! `bits` or `hex` token longer than a buffer is read from the range's
 //! end when the fold sums tokens that way and the tokens after it are long
 //! too (`from_end.rs`), else in pieces ([`LongToken`]); a `dec` token
@@ -22,7 +22,7 @@ use crate::input::packed::TokenScratch;
 use crate::input::scanner::HeapScanner;
 use crate::input::source::file::MappedFile;
 use crate::input::source::file_changes;
-use crate::input::source::page_release::{PageReleaser, PAGE};
+use crate::input::source::page_release::PAGE;
 use crate::input::source::FileInput;
 use std::ops::Range;
 
@@ -77,7 +77,6 @@ impl<'a> Positioned<'a> {
         let range_len = usize::try_from(range.end - range.start).unwrap_or(usize::MAX);
         let mut buffer = ReadBuffer::new(self.reads.read_bytes.min(range_len).max(1));
         let mut scratch = fold.needs().packs_tokens.then(TokenScratch::default);
-        let (mut filled, mut base, mut next) = (0usize, range.start, range.start);
         let mut spare = Vec::new();
         // A token found too long to pack: read whole when met again.
         let mut whole_at = None;
@@ -87,30 +86,19 @@ impl<'a> Positioned<'a> {
             bytes,
             forward_to: range.start,
         };
+        let mut base = range.start;
         // Raw arrays keep the copy: their XOR runs at memory speed, and
         // u64le read in place took 1.07 of the time (`bench/RESULTS.md`).
         let text = self.format.raw_width().is_none();
-        let map = text.then(|| self.file.map()).flatten();
-        let mut map = map.map(|map| MapPieces::new(map, range.start, self.reads));
-        loop {
-            if let (Some(map), true) = (map.as_mut(), whole_at != Some(base)) {
-                let stop = self.scan_in_place(
-                    map,
-                    (base, zone.start),
-                    fold,
-                    heaps,
-                    scratch.as_mut(),
-                    &mut count,
-                )?;
-                if stop == zone.start {
-                    return zone.hand_over(fold, heaps);
-                }
-                if stop > base {
-                    // The heap at `stop` fills a whole read: it is read
-                    // into the buffer, whose bytes are behind it.
-                    (filled, base, next) = (0, stop, stop);
-                }
+        if let Some(map) = text.then(|| self.file.map()).flatten() {
+            let span = (base, range.end);
+            base = self.scan_in_place(map, span, fold, heaps, scratch.as_mut(), &mut count)?;
+            if base == range.end {
+                return Ok(());
             }
+        }
+        let (mut filled, mut next) = (0usize, base);
+        loop {
             let want = (buffer.len() - filled).min((zone.start - next) as usize);
             self.file
                 .read_exact_at(&mut buffer[filled..filled + want], next)?;
@@ -185,23 +173,34 @@ impl<'a> Positioned<'a> {
         }
     }
 
-    /// Reads the pieces of whole heaps from `from` in place (see
-    /// [`MapPieces`]) until `end` or a heap that fills a whole read;
-    /// returns where it stopped.
+    /// Reads the range's pieces of whole heaps from `from` in place from
+    /// the map, with no copy into the buffer, until `end` or the first
+    /// heap that fills a whole piece, and returns where it stopped: the
+    /// rest of the range goes through the buffer. Going back to the map
+    /// after each long heap read its first piece twice (faulted in from
+    /// the map, then copied by `pread`): hex heaps of 1-2 MB took 1.28
+    /// times as long. The pieces' pages are released behind every
+    /// `release_bytes` and where it stops. On the two-core Zen 3 machines
+    /// of issue 30 the one pass over text took 0.69-1.02 of the time it
+    /// took with the copy, unary and short tokens gaining most
+    /// (`bench/RESULTS.md`); releasing the pages every 2 MiB instead of 8
+    /// gave back half of that (each release interrupts the other threads
+    /// to flush their TLBs).
     fn scan_in_place<F: Fold>(
         &self,
-        map: &mut MapPieces<'_>,
+        map: &MappedFile,
         (from, end): (u64, u64),
         fold: &mut F,
         heaps: &mut u64,
         mut scratch: Option<&mut TokenScratch>,
         count: &mut Count<'_>,
     ) -> Result<u64, Stop> {
-        let mut base = from;
+        let (data, pages) = (map.map(), map.pages());
+        let (mut base, mut released_to) = (from, from);
         while base < end {
             self.file.check_cancel()?;
             let piece_end = end.min(base + self.reads.read_bytes as u64);
-            let piece = &map.data[base as usize..piece_end as usize];
+            let piece = &data[base as usize..piece_end as usize];
             let usable = match piece_end == end {
                 true => piece.len(),
                 false => complete_prefix(self.format, piece, base == 0),
@@ -212,6 +211,7 @@ impl<'a> Positioned<'a> {
             let after = base + usable as u64;
             count.forward_to(after);
             let piece = &piece[..usable];
+            let at = At::nowhere();
             scan_piece(
                 self.format,
                 piece,
@@ -219,11 +219,16 @@ impl<'a> Positioned<'a> {
                 fold,
                 heaps,
                 scratch.as_deref_mut(),
-                At::nowhere(),
+                at,
             )?;
-            map.scanned_to(after, after == end);
+            if after - released_to >= self.reads.release_bytes as u64 {
+                pages.release(&data[released_to as usize..after as usize]);
+                // The page `after` falls in goes with the next release.
+                released_to = after - after % PAGE as u64;
+            }
             base = after;
         }
+        pages.release(&data[released_to as usize..base as usize]);
         Ok(base)
     }
 
@@ -404,46 +409,9 @@ impl std::ops::DerefMut for ReadBuffer {
     }
 }
 
-/// A range's pieces of whole heaps read in place from the file's map,
-/// with no copy into the read buffer, their pages released behind every
-/// `release_bytes` or so. On the two-core Zen 3 machines of issue 30 the
-/// one pass over text took 0.69-1.02 of the time it took with the copy,
-/// unary and short tokens gaining most (`bench/RESULTS.md`); releasing the
-/// pages every 2 MiB instead of 8 gave back half of that (each release
-/// interrupts the other threads to flush their TLBs).
-struct MapPieces<'m> {
-    data: &'m [u8],
-    pages: PageReleaser<'m>,
-    /// The pages before this offset are released.
-    released_to: u64,
-    release_bytes: u64,
-}
-
-impl<'m> MapPieces<'m> {
-    fn new(map: &'m MappedFile, from: u64, reads: &Reads) -> MapPieces<'m> {
-        MapPieces {
-            data: map.map(),
-            pages: map.pages(),
-            released_to: from,
-            release_bytes: reads.release_bytes as u64,
-        }
-    }
-
-    /// Releases the pages of the pieces read in place up to `to` once
-    /// there are enough of them, or at the range's `last` piece.
-    fn scanned_to(&mut self, to: u64, last: bool) {
-        if to - self.released_to >= self.release_bytes || last {
-            self.pages
-                .release(&self.data[self.released_to as usize..to as usize]);
-            // The page `to` falls in goes with the next release.
-            self.released_to = to - to % PAGE as u64;
-        }
-    }
-}
-
-/// The bytes a range's reads brought, each counted once: a piece or a
-/// heap read in place may begin before the end of the bytes in the
-/// buffer, so reads forward are counted up to the furthest.
+/// The bytes a range's reads brought, each counted once: a heap read in
+/// place may begin before the end of the bytes in the buffer, so reads
+/// forward are counted up to the furthest.
 struct Count<'b> {
     bytes: &'b mut u64,
     forward_to: u64,

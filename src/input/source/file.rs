@@ -16,8 +16,9 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy)]
 pub enum Reading<'a> {
     /// Pieces of a fixed size cut at heap boundaries: in place from the
-    /// map when there is one, else with positioned reads (`pread`) into a
-    /// buffer; a heap that fills a piece through the buffer.
+    /// map when there is one, up to the first heap that fills a piece, and
+    /// from there (or with no map) with positioned reads (`pread`) into a
+    /// buffer.
     Positioned,
     /// The memory map, in place.
     Mapped(&'a MappedFile),
@@ -57,8 +58,9 @@ impl FileInput {
     ///
     /// A pass over heaps that fit small buffers reads pieces of a fixed
     /// size cut at heap boundaries ([`Reading::Positioned`]): in place
-    /// from the map when there is one, a heap longer than a piece through
-    /// a buffer (from the range's end, in pieces, or whole). A pass that
+    /// from the map when there is one, from the first heap longer than a
+    /// piece on through a buffer (a long heap from the range's end, in
+    /// pieces, or whole). A pass that
     /// must read heaps of any length reads the map as it lies: a heap is
     /// read where it is, releasing its pages behind, so no buffer grows
     /// with it. Without a map (`--no-mmap`, or mapping failed) every pass

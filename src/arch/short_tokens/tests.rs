@@ -177,11 +177,24 @@ fn check(syntax: Syntax, data: &[u8], from: usize, held: usize, what: &str) {
 /// A random text of tokens of up to `longest` digits (some with leading
 /// zeros) between runs of whitespace.
 fn random_text(rng: &mut ChaCha8Rng, digits: &[u8], tokens: usize, longest: usize) -> Vec<u8> {
+    spaced_text(rng, digits, tokens, longest, 1)
+}
+
+/// [`random_text`] with one whitespace byte between tokens, but for a run
+/// of whitespace one time in `wide` on average.
+fn spaced_text(
+    rng: &mut ChaCha8Rng,
+    digits: &[u8],
+    tokens: usize,
+    longest: usize,
+    wide: u32,
+) -> Vec<u8> {
     let mut data = Vec::new();
     for _ in 0..tokens {
-        let run = match rng.random_range(0..8) {
-            0 => rng.random_range(1..150),
-            _ => rng.random_range(1..3),
+        let run = match (rng.random_range(0..wide), rng.random_range(0..8)) {
+            (1.., _) => 1,
+            (0, 0) => rng.random_range(1..150),
+            (0, _) => rng.random_range(1..3),
         };
         data.extend((0..run).map(|_| b" \t\n\r"[rng.random_range(0..4)]));
         let len = rng.random_range(1..=longest);
@@ -222,6 +235,60 @@ fn random_texts_give_the_reference_heaps_and_stop_in_every_build() {
                         held,
                         &format!("round {round} from {from}"),
                     );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tokens_one_byte_apart_give_the_reference_heaps_and_stop_in_every_build() {
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    for (syntax, digits) in TOKENS {
+        let most = syntax.max_digits();
+        for round in 0..300 {
+            let longest = [most, most + 1, 2 * most + 70][round % 3];
+            let wide = [1_000, 300, 100][round % 3];
+            let mut data = spaced_text(&mut rng, digits, 200, longest, wide);
+            if round % 5 == 0 {
+                let at = rng.random_range(0..data.len());
+                data[at] = b"xg-\x00\x80 "[rng.random_range(0..6)];
+            }
+            // From the text's first token, its first whitespace, and
+            // anywhere not inside a token.
+            let somewhere = (rng.random_range(1..data.len())..data.len())
+                .find(|&i| !syntax.is_digit(data[i - 1]))
+                .unwrap_or(data.len());
+            for from in [0, 1, somewhere] {
+                for held in [0, SHORT_HEAPS - 50] {
+                    let what = format!("round {round} from {from}");
+                    check(syntax, &data, from, held, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wider_gap_at_every_place_between_tokens_one_byte_apart() {
+    for (syntax, digits) in TOKENS {
+        for len in [1, 2, 7, syntax.max_digits()] {
+            let text: Vec<u8> = (0..6 * BLOCK)
+                .map(|i| match i % (len + 1) {
+                    0 => b'\n',
+                    _ => digits[i % digits.len()],
+                })
+                .collect();
+            for place in 0..3 * BLOCK {
+                let mut spaced = text.clone();
+                spaced.insert(place, b'\t');
+                let mut split = text.clone();
+                split[place] = b' ';
+                for (data, what) in [(spaced, "a tab"), (split, "a space")] {
+                    for from in [0, 1] {
+                        let what = format!("{what} at {place}, {len} digits, from {from}");
+                        check(syntax, &data, from, 0, &what);
+                    }
                 }
             }
         }

@@ -18,7 +18,7 @@ use std::hint::black_box;
 /// The analysis's piece size.
 const PIECE_BYTES: usize = 1 << 20;
 
-type Tally = fn(&[u8], usize, &mut ColumnCounter) -> BlockTally;
+type Tally = fn(&[u8], usize, &mut ColumnCounter) -> (u64, BlockTally);
 
 /// The builds this CPU can run, whatever `NIMSTREAM_SIMD` says.
 fn builds() -> Vec<(&'static str, Tally)> {

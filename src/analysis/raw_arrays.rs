@@ -21,26 +21,9 @@ pub fn sums(block: &RawBlock<'_>) -> (u64, BlockTally) {
     raw_sums::sums(block.bytes, block.width)
 }
 
-/// The XOR of the block's elements: a loop per width, which the compiler
-/// vectorises (one loop over every width loads each element by a jump on
-/// its width: a tenth of the one pass over short bits).
-pub fn xor(block: &RawBlock<'_>) -> u64 {
-    fn of_width<const W: usize>(bytes: &[u8]) -> u64 {
-        let xor = |x, element: &[u8]| x ^ columns::load::<W>(element);
-        bytes.chunks_exact(W).fold(0, xor)
-    }
-    match block.width {
-        1 => of_width::<1>(block.bytes),
-        2 => of_width::<2>(block.bytes),
-        4 => of_width::<4>(block.bytes),
-        8 => of_width::<8>(block.bytes),
-        _ => block.elements().fold(0, |x, element| x ^ element),
-    }
-}
-
-/// Counts the holders of every bit of the block's elements into `counter`,
-/// and tallies their OR, zeros and ones.
-pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> BlockTally {
+/// Counts the holders of every bit of the block's elements into `counter`;
+/// returns their XOR, and the tally of their OR, zeros and ones.
+pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> (u64, BlockTally) {
     columns::tally(block.bytes, block.width, counter)
 }
 
@@ -135,9 +118,9 @@ mod tests {
                     ),
                     (survey.clone(), xor)
                 );
-                assert_eq!(super::xor(&block), xor, "{format:?} {len}");
                 let mut counter = ColumnCounter::default();
-                assert_eq!(tally(&block, &mut counter), block_tally, "{format:?} {len}");
+                let tallied = tally(&block, &mut counter);
+                assert_eq!(tallied, (xor, block_tally), "{format:?} {len}");
                 for bit in [0, 1, 7, 15, 31, 63, 64] {
                     let naive = values.iter().filter(|&&v| bit < 64 && v >> bit & 1 == 1);
                     assert_eq!(

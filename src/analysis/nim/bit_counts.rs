@@ -246,10 +246,10 @@ impl BitCounts {
     }
 
     /// Counts a block of heaps of at most 64 bits with the column loop of
-    /// raw arrays and returns the block's tally; `None` for lean counters
-    /// (the block is then counted heap by heap).
+    /// raw arrays and returns the block's XOR and tally; `None` for lean
+    /// counters (the block is then counted heap by heap).
     #[inline]
-    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<(u64, BlockTally)> {
         if self.lean {
             return None;
         }

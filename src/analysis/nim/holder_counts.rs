@@ -149,10 +149,10 @@ impl TopCounts {
     /// Counts a block of heaps of at most 64 bits with the column loops of
     /// raw arrays, when the counted positions include limb 0 (they are
     /// raised to it first when none are counted yet: every heap so far was
-    /// 0); returns the block's tally. `None` when limb 0 is below the
-    /// counted positions: the block holds none of their bits.
+    /// 0); returns the block's XOR and tally. `None` when limb 0 is below
+    /// the counted positions: the block holds none of their bits.
     #[inline]
-    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<(u64, BlockTally)> {
         if self.top() == 0 {
             self.raise(1);
         }
@@ -256,10 +256,11 @@ impl HolderCounts {
 
     /// Counts a block of heaps of at most 64 bits in columns where its
     /// bits are counted that way ([`TopCounts::tally_raw`], or every
-    /// position in columns), and returns the block's tally; `None` where
-    /// it is not counted so ([`HolderCounts::add_raw`] then counts it).
+    /// position in columns), and returns the block's XOR and tally; `None`
+    /// where it is not counted so ([`HolderCounts::add_raw`] then counts
+    /// it).
     #[inline]
-    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<BlockTally> {
+    pub fn tally_raw(&mut self, block: &RawBlock<'_>) -> Option<(u64, BlockTally)> {
         match self {
             HolderCounts::Top(counts) => counts.tally_raw(block),
             HolderCounts::Columns(counter) => {

@@ -327,7 +327,8 @@ impl Fold for OnePass<'_> {
     /// every position, one element at a time.
     fn raw_elements(&mut self, block: RawBlock<'_>) -> Result<(), Error> {
         let tally = match &mut self.counts {
-            HolderCounts::Columns(counter) => raw_arrays::tally(&block, counter),
+            // The sum is the columns' parities (see `finish`).
+            HolderCounts::Columns(counter) => raw_arrays::tally(&block, counter).1,
             HolderCounts::Off => {
                 let (xor, tally) = raw_arrays::sums(&block);
                 if let Some(sum) = &mut self.sum {
@@ -336,9 +337,9 @@ impl Fold for OnePass<'_> {
                 tally
             }
             HolderCounts::Every(counts) => match counts.tally_raw(&block) {
-                Some(tally) => {
+                Some((xor, tally)) => {
                     if let Some(sum) = &mut self.sum {
-                        sum.limbs[0] ^= raw_arrays::xor(&block);
+                        sum.limbs[0] ^= xor;
                     }
                     tally
                 }
@@ -373,7 +374,7 @@ impl Fold for OnePass<'_> {
         // of the block fits it.
         debug_assert!(self.shared.window_bits >= 64);
         let (xor, tally) = match self.counts.tally_raw(&raw) {
-            Some(tally) => (raw_arrays::xor(&raw), tally),
+            Some(tallied) => tallied,
             None => {
                 let (xor, tally) = raw_arrays::sums(&raw);
                 self.counts

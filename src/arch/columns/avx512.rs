@@ -34,6 +34,7 @@ struct Kernel {
     low: [__m512i; 3],
     middle: [__m512i; 3],
     pending_len: [usize; 2],
+    xor: __m512i,
     or: __m512i,
     zeros: u64,
     units: u64,
@@ -42,7 +43,7 @@ struct Kernel {
 /// Counts the elements of `data` (of `W` bytes) into `carries`, the
 /// columns of the bytes read as 64-bit words.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(super) fn tally<const W: usize>(data: &[u8], carries: &mut Carries<8>) -> BlockTally {
+pub(super) fn tally<const W: usize>(data: &[u8], carries: &mut Carries<8>) -> (u64, BlockTally) {
     let data = &data[..data.len() - data.len() % W];
     let mut kernel = Kernel::resume(carries);
     let (steps, rest) = data.as_chunks::<STEP_BYTES>();
@@ -60,11 +61,12 @@ pub(super) fn tally<const W: usize>(data: &[u8], carries: &mut Carries<8>) -> Bl
         kernel.zeros -= ((STEP_BYTES - rest.len()) / W) as u64;
     }
     kernel.suspend(carries);
-    BlockTally {
+    let tally = BlockTally {
         or: fold_or::<W>(_mm512_reduce_or_epi64(kernel.or) as u64),
         zeros: kernel.zeros,
         ones: kernel.units,
-    }
+    };
+    (fold_xor::<W>(reduce_xor(kernel.xor)), tally)
 }
 
 impl Kernel {
@@ -76,6 +78,7 @@ impl Kernel {
             low: [load(&low[0]), load(&low[1]), load(&low[2])],
             middle: [load(&middle[0]), load(&middle[1]), load(&middle[2])],
             pending_len: carries.pending_len,
+            xor: _mm512_setzero_si512(),
             or: _mm512_setzero_si512(),
             zeros: 0,
             units: 0,
@@ -95,11 +98,15 @@ impl Kernel {
         carries.pending_len = self.pending_len;
     }
 
-    /// Adds eight vectors: their OR, their zeros and ones, and their
-    /// words into the carry-save adders.
+    /// Adds eight vectors: their XOR and OR, their zeros and ones, and
+    /// their words into the carry-save adders.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,popcnt")]
     fn step<const W: usize>(&mut self, v: [__m512i; 8], carries: &mut Carries<8>) {
+        let xor_a = _mm512_ternarylogic_epi64::<XOR3>(v[0], v[1], v[2]);
+        let xor_b = _mm512_ternarylogic_epi64::<XOR3>(v[3], v[4], v[5]);
+        let xor_c = _mm512_ternarylogic_epi64::<XOR3>(v[6], v[7], self.xor);
+        self.xor = _mm512_ternarylogic_epi64::<XOR3>(xor_a, xor_b, xor_c);
         let or_a = _mm512_ternarylogic_epi64::<OR3>(v[0], v[1], v[2]);
         let or_b = _mm512_ternarylogic_epi64::<OR3>(v[3], v[4], v[5]);
         let or_c = _mm512_ternarylogic_epi64::<OR3>(v[6], v[7], self.or);
@@ -252,13 +259,35 @@ fn splat_one<const W: usize>() -> __m512i {
     }
 }
 
+/// The XOR of a vector's eight words.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn reduce_xor(v: __m512i) -> u64 {
+    let mut words = [0u64; 8];
+    store(&mut words, v);
+    words.iter().fold(0, |a, b| a ^ b)
+}
+
+/// The XOR of the `W`-byte elements packed in a word.
+#[inline]
+fn fold_xor<const W: usize>(word: u64) -> u64 {
+    fold_elements::<W>(word, |a, b| a ^ b)
+}
+
 /// The OR of the `W`-byte elements packed in a word.
 #[inline]
-fn fold_or<const W: usize>(mut word: u64) -> u64 {
+fn fold_or<const W: usize>(word: u64) -> u64 {
+    fold_elements::<W>(word, |a, b| a | b)
+}
+
+/// The `W`-byte elements packed in a word combined by `op` (OR or XOR),
+/// halves into halves.
+#[inline]
+fn fold_elements<const W: usize>(mut word: u64, op: impl Fn(u64, u64) -> u64) -> u64 {
     let bits = 8 * W;
     let mut shift = 32;
     while shift >= bits {
-        word |= word >> shift;
+        word = op(word, word >> shift);
         shift /= 2;
     }
     if bits == 64 {

@@ -1,6 +1,6 @@
 //! Column counts of raw arrays: for each of the 64 bit positions, how many
 //! elements have that bit set, in the same loop that counts the zeros and
-//! the ones and ORs the elements together.
+//! the ones and XORs and ORs the elements together.
 //!
 //! The column counts give the nim-sum (their parities), the winning-move
 //! count of normal play (the count of the msb's column) and the longest
@@ -157,9 +157,9 @@ impl ColumnCounter {
 
 /// Counts the elements of `data`, little-endian elements of `width` bytes
 /// (1, 2, 4 or 8; `data` holds whole elements), into `counter`; returns the
-/// block's OR and its zero and one counts. Uses AVX-512 or AVX2 when
+/// block's XOR, and its OR and zero and one counts. Uses AVX-512 or AVX2 when
 /// [`cpu`](super::cpu) allows it.
-pub fn tally(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+pub fn tally(data: &[u8], width: usize, counter: &mut ColumnCounter) -> (u64, BlockTally) {
     #[cfg(target_arch = "x86_64")]
     {
         let cpu = super::cpu();
@@ -182,7 +182,7 @@ pub fn tally(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTal
 /// per counter: for the counters of the windowed passes, where that state
 /// would be most of the working memory. Uses AVX2 when
 /// [`cpu`](super::cpu) allows it.
-pub fn tally_in_lanes(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+pub fn tally_in_lanes(data: &[u8], width: usize, counter: &mut ColumnCounter) -> (u64, BlockTally) {
     #[cfg(target_arch = "x86_64")]
     if super::cpu().avx2 {
         // SAFETY: `cpu()` reports AVX2 only where the CPU has it.
@@ -192,7 +192,7 @@ pub fn tally_in_lanes(data: &[u8], width: usize, counter: &mut ColumnCounter) ->
 }
 
 /// [`tally`] compiled for the baseline target only.
-pub fn tally_portable(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+pub fn tally_portable(data: &[u8], width: usize, counter: &mut ColumnCounter) -> (u64, BlockTally) {
     tally_any_width(data, width, counter)
 }
 
@@ -202,13 +202,17 @@ pub fn tally_portable(data: &[u8], width: usize, counter: &mut ColumnCounter) ->
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub unsafe fn tally_avx2(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+pub unsafe fn tally_avx2(
+    data: &[u8],
+    width: usize,
+    counter: &mut ColumnCounter,
+) -> (u64, BlockTally) {
     tally_any_width(data, width, counter)
 }
 
 /// [`tally_width`] for the element width, inlined into each build.
 #[inline(always)]
-fn tally_any_width(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+fn tally_any_width(data: &[u8], width: usize, counter: &mut ColumnCounter) -> (u64, BlockTally) {
     match width {
         1 => tally_width::<1>(data, counter),
         2 => tally_width::<2>(data, counter),
@@ -225,7 +229,11 @@ fn tally_any_width(data: &[u8], width: usize, counter: &mut ColumnCounter) -> Bl
 /// ([`Cpu::avx512`](super::Cpu::avx512)).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub unsafe fn tally_avx512(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
+pub unsafe fn tally_avx512(
+    data: &[u8],
+    width: usize,
+    counter: &mut ColumnCounter,
+) -> (u64, BlockTally) {
     let carries = counter.packed(width);
     match width {
         1 => avx512::tally::<1>(data, carries),
@@ -237,29 +245,36 @@ pub unsafe fn tally_avx512(data: &[u8], width: usize, counter: &mut ColumnCounte
 
 /// The obvious loop, bit by bit: the reference the fast ones are tested
 /// against.
-pub fn tally_reference(data: &[u8], width: usize, counter: &mut ColumnCounter) -> BlockTally {
-    let mut block = BlockTally::default();
+pub fn tally_reference(
+    data: &[u8],
+    width: usize,
+    counter: &mut ColumnCounter,
+) -> (u64, BlockTally) {
+    let (mut xor, mut block) = (0, BlockTally::default());
     for chunk in data.chunks_exact(width) {
         let value = element(chunk);
+        xor ^= value;
         block.or |= value;
         block.zeros += u64::from(value == 0);
         block.ones += u64::from(value == 1);
         counter.add_loose(value);
     }
-    block
+    (xor, block)
 }
 
 #[inline(always)]
-fn tally_width<const W: usize>(data: &[u8], counter: &mut ColumnCounter) -> BlockTally {
+fn tally_width<const W: usize>(data: &[u8], counter: &mut ColumnCounter) -> (u64, BlockTally) {
     let steps = data.chunks_exact(STEP * W);
     let tail = steps.remainder();
-    let (mut or, mut zeros, mut ones) = ([0u64; 4], [0u64; 4], [0u64; 4]);
+    let (mut xor, mut or) = ([0u64; 4], [0u64; 4]);
+    let (mut zeros, mut ones) = ([0u64; 4], [0u64; 4]);
     for step in steps {
         let v: [Lanes; 8] = std::array::from_fn(|k| {
             std::array::from_fn(|lane| load::<W>(&step[(4 * k + lane) * W..]))
         });
         for vector in &v {
             for lane in 0..4 {
+                xor[lane] ^= vector[lane];
                 or[lane] |= vector[lane];
                 zeros[lane] += u64::from(vector[lane] == 0);
                 ones[lane] += u64::from(vector[lane] == 1);
@@ -272,11 +287,11 @@ fn tally_width<const W: usize>(data: &[u8], counter: &mut ColumnCounter) -> Bloc
         zeros: zeros.iter().sum(),
         ones: ones.iter().sum(),
     };
-    let rest = tally_reference(tail, W, counter);
+    let (rest_xor, rest) = tally_reference(tail, W, counter);
     block.or |= rest.or;
     block.zeros += rest.zeros;
     block.ones += rest.ones;
-    block
+    (xor.iter().fold(rest_xor, |a, b| a ^ b), block)
 }
 
 /// The little-endian element of `W` bytes at the start of `bytes`.

@@ -5,9 +5,9 @@
 //! its longest heap's bit length is that of the OR of its elements, and
 //! the counting loop has no branches (the compiler vectorises it). Two
 //! loops count a block: [`sums`] (XOR, OR, zeros and ones: a few
-//! words of state) and [`tally`], which also counts the holders of
-//! every bit with the column counter, so that one pass gives the
-//! winning-move count. The first 1 and the first heap ≥ 2 are looked up
+//! words of state) and [`tally`], which gives the same and also counts
+//! the holders of every bit with the column counter, so that one pass
+//! gives the winning-move count. The first 1 and the first heap ≥ 2 are looked up
 //! afterwards, only when the counts say the block has them.
 
 use super::survey::Survey;

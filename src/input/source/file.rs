@@ -79,8 +79,8 @@ impl FileInput {
     }
 
     /// The file's map, opened on first use: `None` if maps are not
-    /// allowed, the file is empty (an empty file cannot be mapped), or
-    /// mapping failed.
+    /// allowed, the file is empty (an empty file cannot be mapped), mapping
+    /// failed, or every truncation guard is taken ([`MapGuard::new`]).
     pub fn map(&self) -> Option<&MappedFile> {
         if !self.allow_map || self.stamp.len_at_open() == 0 {
             return None;
@@ -124,7 +124,8 @@ pub struct MappedFile {
 }
 
 impl MappedFile {
-    /// Maps the file behind `stamp`; `None` when it cannot be mapped.
+    /// Maps the file behind `stamp`; `None` when it cannot be mapped or
+    /// the map cannot be guarded (every guard is taken).
     fn open(stamp: &Stamp) -> Option<MappedFile> {
         // SAFETY: the map is read-only and private to this process. Another
         // process may still truncate or rewrite the file while it is mapped:
@@ -136,7 +137,7 @@ impl MappedFile {
         // Sequential access lets the kernel read ahead; a failure here only
         // costs speed.
         let _ = map.advise(Advice::Sequential);
-        let guard = MapGuard::new(&map, stamp.name());
+        let guard = MapGuard::new(&map, stamp.name())?;
         Some(MappedFile { map, _guard: guard })
     }
 
@@ -159,6 +160,7 @@ mod tests {
 
     #[test]
     fn a_file_is_mapped_only_when_a_pass_asks() {
+        let _slots = file_changes::tests::hold_slot_tests();
         let (_file, input) = file_input(b"1 10 11", true);
         let InputBytes::File(file) = input.bytes() else {
             panic!("a regular file");
@@ -171,5 +173,31 @@ mod tests {
             panic!("a regular file");
         };
         assert!(matches!(file.reading(true), Reading::Positioned));
+    }
+
+    #[test]
+    fn a_file_opened_while_every_guard_is_taken_is_read_without_its_map() {
+        let _slots = file_changes::tests::hold_slot_tests();
+        // Every slot, as the other tests running now give theirs back.
+        let bytes = [0u8; 1];
+        let mut held = Vec::new();
+        while held.len() < file_changes::WATCHED_MAPS {
+            match MapGuard::new(&bytes, "x") {
+                Some(guard) => held.push(guard),
+                None => std::thread::sleep(std::time::Duration::from_millis(1)),
+            }
+        }
+        let (_file, input) = file_input(b"1 10 11", true);
+        let InputBytes::File(file) = input.bytes() else {
+            panic!("a regular file");
+        };
+        assert!(matches!(file.reading(true), Reading::Positioned));
+        assert!(file.map().is_none(), "mapped with no guard");
+        drop(held);
+        let (_file, input) = file_input(b"1 10 11", true);
+        let InputBytes::File(file) = input.bytes() else {
+            panic!("a regular file");
+        };
+        assert!(matches!(file.reading(true), Reading::Mapped(_)));
     }
 }

@@ -104,9 +104,10 @@ impl Watched {
     }
 }
 
-/// How many maps can be guarded at once; a map beyond that is still
-/// checked between passes, only a truncation fault is not reported.
-const WATCHED_MAPS: usize = 16;
+/// How many maps can be guarded at once. A file opened while every slot
+/// is taken (more than 16 analyses at once in one process) is not mapped,
+/// but read with plain reads, where a truncation is an ordinary error.
+pub(super) const WATCHED_MAPS: usize = 16;
 
 static WATCHED: [Watched; WATCHED_MAPS] = [const { Watched::new() }; WATCHED_MAPS];
 
@@ -116,47 +117,45 @@ static PREVIOUS_SIGBUS: OnceLock<libc::sigaction> = OnceLock::new();
 /// While alive, a SIGBUS inside the guarded bytes prints an `error:` line
 /// naming the file and exits with status 1.
 pub struct MapGuard {
-    slot: Option<&'static Watched>,
+    slot: &'static Watched,
     /// Owns the bytes the handler writes; freed after the slot is released.
     _message: Box<[u8]>,
 }
 
 impl MapGuard {
-    /// Guards `bytes` (a memory map of the file named `name`).
-    pub fn new(bytes: &[u8], name: &str) -> MapGuard {
+    /// Guards `bytes` (a memory map of the file named `name`); `None` when
+    /// every slot is taken (the file is then not to be read through its
+    /// map).
+    pub fn new(bytes: &[u8], name: &str) -> Option<MapGuard> {
         install_sigbus_handler();
+        let slot = WATCHED.iter().find(|w| {
+            w.claimed
+                .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        })?;
         let mut message = format!(
             "error: {name}: changed while being read (the file shrank while it was \
              memory-mapped); the analysis is void, run it again on a stable file\n"
         )
         .into_bytes()
         .into_boxed_slice();
-        let slot = WATCHED.iter().find(|w| {
-            w.claimed
-                .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-        });
-        if let Some(w) = slot {
-            let start = bytes.as_ptr() as usize;
-            w.start.store(start, Ordering::Relaxed);
-            w.end.store(start + bytes.len(), Ordering::Relaxed);
-            w.message.store(message.as_mut_ptr(), Ordering::Relaxed);
-            w.message_len.store(message.len(), Ordering::Relaxed);
-            w.active.store(true, Ordering::Release);
-        }
-        MapGuard {
+        let start = bytes.as_ptr() as usize;
+        slot.start.store(start, Ordering::Relaxed);
+        slot.end.store(start + bytes.len(), Ordering::Relaxed);
+        slot.message.store(message.as_mut_ptr(), Ordering::Relaxed);
+        slot.message_len.store(message.len(), Ordering::Relaxed);
+        slot.active.store(true, Ordering::Release);
+        Some(MapGuard {
             slot,
             _message: message,
-        }
+        })
     }
 }
 
 impl Drop for MapGuard {
     fn drop(&mut self) {
-        if let Some(w) = self.slot {
-            w.active.store(false, Ordering::Release);
-            w.claimed.store(false, Ordering::Release);
-        }
+        self.slot.active.store(false, Ordering::Release);
+        self.slot.claimed.store(false, Ordering::Release);
     }
 }
 
@@ -218,9 +217,20 @@ extern "C" fn on_sigbus(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::io::Write;
+    use std::sync::{Mutex, MutexGuard};
+
+    /// Held by the tests that take every guard slot and by those that need
+    /// a file mapped, so that the first do not leave the others without a
+    /// map.
+    pub(crate) fn hold_slot_tests() -> MutexGuard<'static, ()> {
+        static SLOT_TESTS: Mutex<()> = Mutex::new(());
+        SLOT_TESTS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 
     #[test]
     fn a_stamp_sees_a_file_grow_or_shrink() {
@@ -236,13 +246,14 @@ mod tests {
 
     #[test]
     fn guards_release_their_slots() {
+        let _slots = hold_slot_tests();
         let bytes = vec![0u8; 10];
-        let guards: Vec<MapGuard> = (0..WATCHED_MAPS + 2)
+        let guards: Vec<Option<MapGuard>> = (0..WATCHED_MAPS + 2)
             .map(|_| MapGuard::new(&bytes, "x"))
             .collect();
         // Other tests may hold slots too.
-        assert!(guards.iter().filter(|g| g.slot.is_none()).count() >= 2);
+        assert!(guards.iter().filter(|g| g.is_none()).count() >= 2);
         drop(guards);
-        assert!(MapGuard::new(&bytes, "x").slot.is_some());
+        assert!(MapGuard::new(&bytes, "x").is_some());
     }
 }

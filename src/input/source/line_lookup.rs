@@ -159,6 +159,7 @@ mod tests {
         for i in 0..30_000 {
             text.extend_from_slice(if i % 7 == 0 { b"1\n" } else { b"101 " });
         }
+        let _slots = crate::input::source::file_changes::tests::hold_slot_tests();
         for allow_map in [false, true] {
             let (_file, input) = file_input(&text, allow_map);
             if let InputBytes::File(file) = input.bytes() {

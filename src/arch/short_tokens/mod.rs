@@ -740,7 +740,10 @@ fn find_single_spaced<B: Blocks>(
     // two non-digits side by side (from the run's first digit on).
     let (mut at, mut carry, mut gap_carry) = (from, 0u64, 0u64);
     let mut checked = u64::MAX << first_start;
-    let mut search = Search::Ended(None);
+    // Where the search stopped if not at the end of the blocks it takes:
+    // at a block with two non-digits side by side, or at the end of one
+    // that a token ran through.
+    let (mut spaced, mut through) = (None, None);
     while found.ended < room && at - from < RUN_BYTES {
         let Some(block) = data.get(at..at + BLOCK) else {
             break;
@@ -750,11 +753,11 @@ fn find_single_spaced<B: Blocks>(
         };
         let gaps = !digits;
         if gaps & (gaps << 1 | gap_carry) & checked != 0 {
-            search = Search::Spaced { at, carry };
+            spaced = Some(Search::Spaced { at, carry });
             break;
         }
         if digits == u64::MAX && carry == 1 {
-            search = Search::Ended(Some((0, at + BLOCK)));
+            through = Some(at + BLOCK);
             break;
         }
         found.add_ends(gaps & (digits << 1 | carry), (at - from) as u32);
@@ -764,12 +767,10 @@ fn find_single_spaced<B: Blocks>(
         at += BLOCK;
     }
     found.start_after_ends(first_start, carry == 1);
-    match search {
-        Search::Ended(Some((_, end))) => {
-            Search::Ended(Some((from + found.starts()[found.ended] as usize, end)))
-        }
-        search => search,
-    }
+    spaced.unwrap_or_else(|| {
+        let open = |end| (from + found.starts()[found.ended] as usize, end);
+        Search::Ended(through.map(open))
+    })
 }
 
 /// [`find_tokens`] from the block at `at` (`carry`: whether the byte

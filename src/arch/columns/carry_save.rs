@@ -62,10 +62,24 @@ impl<const N: usize> Carries<N> {
         }
     }
 
+    /// The lowest bit of every lane's count in every column: the XOR of
+    /// the words fed.
+    pub(super) fn parity(&self) -> [u64; N] {
+        self.running[0][0]
+    }
+
     /// Adds 8N words (eight vectors of N lanes) by carry-save steps.
     #[inline(always)]
     pub(super) fn step(&mut self, v: &[[u64; N]; 8]) {
         let eights = fold8(&mut self.running[0], v);
+        self.add_eights(eights);
+    }
+
+    /// Takes the carry out of the first level, one "eights" word per lane
+    /// (for a loop that keeps that level's running words elsewhere); every
+    /// eighth folds the pending ones into the next level.
+    #[inline(always)]
+    pub(super) fn add_eights(&mut self, eights: [u64; N]) {
         self.pending[0][self.pending_len[0]] = eights;
         self.pending_len[0] += 1;
         if self.pending_len[0] == 8 {

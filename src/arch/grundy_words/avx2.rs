@@ -1,5 +1,6 @@
 //! The AVX2 loop: four elements a step, one per 64-bit lane, reduced as
-//! the AVX-512 loop reduces them. AVX2 has no unsigned 64-bit compare or
+//! the AVX-512 loop reduces them, or, for a period of at most 64, by a
+//! weighted sum of their bytes first. AVX2 has no unsigned 64-bit compare or
 //! minimum: an element is compared with the table's length with both
 //! sign bits flipped, and a correction keeps rest − kq where that is not
 //! negative (the rest is below 2^35, so its sign says which is smaller).
@@ -14,6 +15,14 @@ const MASK: u8 = 0;
 const NARROW: u8 = 1;
 /// 64-bit Barrett from 32-bit pieces.
 const WIDE: u8 = 2;
+/// A weighted sum of the bytes, then 32-bit Barrett: 8-byte elements and
+/// a period of at most [`SMALL_PERIOD`] (`kayles`'s is 12).
+const SMALL: u8 = 3;
+
+/// The largest period [`SMALL`] reduces by: its byte weights, below it,
+/// are signed bytes whose pairs of products with bytes fit 16 signed bits
+/// (2 · 255 · 63 < 2^15).
+const SMALL_PERIOD: u64 = 64;
 
 /// The constants of the reduction modulo q, one per lane.
 struct Reduction {
@@ -28,6 +37,8 @@ struct Reduction {
     /// ⌊(2^32 − 1)/q⌋.
     reciprocal_32: __m256i,
     low_32: __m256i,
+    /// 256^i mod q for byte i of every lane (a small period's), else 0.
+    byte_weights: __m256i,
 }
 
 impl Reduction {
@@ -44,6 +55,7 @@ impl Reduction {
             reciprocal_high: splat(table.reciprocal >> 32),
             reciprocal_32: splat(table.reciprocal_32),
             low_32: splat(0xFFFF_FFFF),
+            byte_weights: splat(byte_weights(table.period)),
         }
     }
 
@@ -57,6 +69,7 @@ impl Reduction {
             MASK => _mm256_and_si256(x, self.mask),
             // h − p only matters where h > p, and is then below 2^32.
             NARROW => self.reduce_narrow(_mm256_and_si256(x, self.low_32)),
+            SMALL => self.reduce_narrow(self.byte_sum(x)),
             _ => self.reduce_wide(x),
         }
     }
@@ -69,6 +82,19 @@ impl Reduction {
         let estimate = _mm256_srli_epi64::<32>(_mm256_mul_epu32(x, self.reciprocal_32));
         let rest = _mm256_sub_epi64(x, _mm256_mul_epu32(estimate, self.period));
         take_off(rest, self.period)
+    }
+
+    /// A number below 2^17 congruent to x modulo a period of at most
+    /// [`SMALL_PERIOD`]: the sum of x's bytes times their weights, 256^i
+    /// mod q (byte pairs by one multiply-add into 16 bits, fours by a
+    /// second into 32, and the lane's two halves added).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn byte_sum(&self, x: __m256i) -> __m256i {
+        let pairs = _mm256_maddubs_epi16(x, self.byte_weights);
+        let fours = _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
+        let sum = _mm256_add_epi64(fours, _mm256_srli_epi64::<32>(fours));
+        _mm256_and_si256(sum, self.low_32)
     }
 
     /// x mod q for any 64-bit x and q < 2^32, as the AVX-512 loop does
@@ -108,6 +134,20 @@ fn take_off(rest: __m256i, kq: __m256i) -> __m256i {
     _mm256_blendv_epi8(less, rest, negative)
 }
 
+/// The weights of [`Reduction::byte_sum`] for the period q, byte i's
+/// 256^i mod q in byte i, if q is at most [`SMALL_PERIOD`]; else 0.
+fn byte_weights(q: u64) -> u64 {
+    if q > SMALL_PERIOD {
+        return 0;
+    }
+    let mut weight = 1 % q;
+    (0..8).fold(0, |weights, i| {
+        let byte = weight << (8 * i);
+        weight = weight * 256 % q;
+        weights | byte
+    })
+}
+
 /// The reduction a loop over `W`-byte elements uses for the period of
 /// `table`.
 fn kind<const W: usize>(table: &WordValues<'_>) -> u8 {
@@ -115,6 +155,8 @@ fn kind<const W: usize>(table: &WordValues<'_>) -> u8 {
         MASK
     } else if W < 8 {
         NARROW
+    } else if table.period <= SMALL_PERIOD {
+        SMALL
     } else {
         WIDE
     }
@@ -131,6 +173,7 @@ pub(super) fn fold<const W: usize, const STORE: bool>(
     match kind::<W>(table) {
         MASK => fold_by::<W, MASK, STORE>(bytes, table, out),
         NARROW => fold_by::<W, NARROW, STORE>(bytes, table, out),
+        SMALL => fold_by::<W, SMALL, STORE>(bytes, table, out),
         _ => fold_by::<W, WIDE, STORE>(bytes, table, out),
     }
 }
@@ -244,6 +287,7 @@ pub(super) fn residues(x: [u64; 8], width: usize, table: &WordValues<'_>) -> [u6
         let residue = match kind {
             MASK => reduction.residue::<MASK>(h),
             NARROW => reduction.residue::<NARROW>(h),
+            SMALL => reduction.residue::<SMALL>(h),
             _ => reduction.residue::<WIDE>(h),
         };
         // SAFETY: as above.

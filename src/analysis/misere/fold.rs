@@ -96,9 +96,7 @@ impl<'s> MisereSum<'s> {
         for (p, piece) in bytes.chunks(PIECE * width).enumerate() {
             let heaps = piece.len() / width;
             let found = grundy_words::values(piece, width, table, &mut self.kinds[..heaps]);
-            tally.or |= found.or;
-            tally.zeros += found.zeros;
-            tally.ones += found.ones;
+            tally = tally.merge(found);
             self.count_piece(heaps, |i| {
                 let at = i * width;
                 let mut word = [0u8; 8];

@@ -23,7 +23,7 @@ const STEP_BYTES: usize = 8 * STEP;
 pub(super) fn tally_words(data: &[u8], carries: &mut Carries<4>) -> (u64, BlockTally) {
     let (steps, rest) = data.as_chunks::<STEP_BYTES>();
     debug_assert!(rest.is_empty(), "whole steps only");
-    let start = carries.running[0].map(|words| load(&words));
+    let start = carries.running[0].map(|lanes| load(&lanes));
     let mut low = start;
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi64x(1));
     let (mut or, mut zeros, mut ones) = (zero, zero, zero);

@@ -102,6 +102,17 @@ pub struct BlockTally {
     pub ones: u64,
 }
 
+impl BlockTally {
+    /// What this block and a `later` one saw together.
+    pub fn merge(self, later: BlockTally) -> BlockTally {
+        BlockTally {
+            or: self.or | later.or,
+            zeros: self.zeros + later.zeros,
+            ones: self.ones + later.ones,
+        }
+    }
+}
+
 impl ColumnCounter {
     /// `columns[b]`: how many elements have bit b set.
     pub fn columns(&self) -> [u64; 64] {
@@ -218,12 +229,9 @@ pub unsafe fn tally_avx2(
     }
     let whole = data.len() - data.len() % (8 * STEP);
     let (steps, tail) = data.split_at(whole);
-    let (xor, mut block) = avx2::tally_words(steps, &mut counter.lanes);
+    let (xor, block) = avx2::tally_words(steps, &mut counter.lanes);
     let (tail_xor, rest) = tally_reference(tail, 8, counter);
-    block.or |= rest.or;
-    block.zeros += rest.zeros;
-    block.ones += rest.ones;
-    (xor ^ tail_xor, block)
+    (xor ^ tail_xor, block.merge(rest))
 }
 
 /// [`tally_width`] for the element width, inlined into each build.
@@ -299,20 +307,17 @@ fn tally_width<const W: usize>(data: &[u8], counter: &mut ColumnCounter) -> (u64
         }
         counter.lanes.step(&v);
     }
-    let mut block = BlockTally {
+    let block = BlockTally {
         or: or.iter().fold(0, |a, b| a | b),
         zeros: zeros.iter().sum(),
         ones: ones.iter().sum(),
     };
     let (rest_xor, rest) = tally_reference(tail, W, counter);
-    block.or |= rest.or;
-    block.zeros += rest.zeros;
-    block.ones += rest.ones;
     let parity = counter.lanes.parity();
     let xor = (0..4).fold(rest_xor, |xor, lane| {
         xor ^ parity_before[lane] ^ parity[lane]
     });
-    (xor, block)
+    (xor, block.merge(rest))
 }
 
 /// The little-endian element of `W` bytes at the start of `bytes`.

@@ -26,7 +26,7 @@
 //!   one, so the remainder is below 4q and two corrections (by 2q, then
 //!   by q) bring it below q; two products more give the low 64 bits of
 //!   estimate·q (q < 2^32 here: 2^32 is a power of two). About 1.1 ns an
-//!   element. A period of at most 64 (`kayles`'s 12, most octal games')
+//!   element. A period of at most 64 (`kayles`'s 12)
 //!   first folds the element into a number below 2^17 with its residue:
 //!   each byte times 256^i mod q, summed by two multiply-adds
 //!   (`vpmaddubsw`, `vpmaddwd`), then reduced as a 32-bit element; the
@@ -169,11 +169,7 @@ impl BlockValues {
         BlockValues {
             xor: self.xor ^ later.xor,
             or: self.or | later.or,
-            tally: BlockTally {
-                or: self.tally.or | later.tally.or,
-                zeros: self.tally.zeros + later.tally.zeros,
-                ones: self.tally.ones + later.tally.ones,
-            },
+            tally: self.tally.merge(later.tally),
         }
     }
 }

@@ -7,8 +7,9 @@
 //! so that at the token's end the groups are in little-endian order; what
 //! the value is then (the groups shifted right by the unused low digits of
 //! the last one) is for the caller to read (`input::pack`). Builds: 64
-//! bytes a step with AVX-512 VBMI (`avx512.rs`), 32 with AVX2 (`avx2.rs`),
-//! 16 with portable SWAR, picked by [`cpu`](super::cpu).
+//! bytes a step with AVX-512 VBMI (`avx512.rs`), 64 with AVX2 as two
+//! halves of 32 (`avx2.rs`), 16 with portable SWAR, picked by
+//! [`cpu`](super::cpu).
 //!
 //! Written with `std::arch` intrinsics by hand: the compiler does not
 //! vectorise a loop that exits at the first non-digit, and no crate

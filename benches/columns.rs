@@ -1,6 +1,8 @@
-//! Throughput of `columns::tally` alone, on one 1 MiB piece held in
-//! cache (the size the one-pass analysis hands it), for every element
-//! width and every build this CPU can run.
+//! Throughput of `columns::tally` alone, for every build this CPU can
+//! run: on one 1 MiB piece held in cache (the size the one pass over a
+//! raw array hands it) for every element width, and on one block of
+//! short-token heaps' low limbs (8 KiB, in the first-level cache), the
+//! block the one pass over short text tokens tallies at a time.
 //!
 //! Every build's answer is checked against the bit-by-bit reference
 //! before it is timed, so a fast wrong answer fails instead of winning.
@@ -8,15 +10,22 @@
 //! Run with `cargo bench --bench columns`; filter with e.g.
 //! `cargo bench --bench columns -- tally/avx512`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use nimstream::arch::columns::{self, BlockTally, ColumnCounter};
+use nimstream::arch::short_tokens::SHORT_HEAPS;
 use nimstream::arch::Cpu;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 
-/// The analysis's piece size.
+/// The piece size of the one pass over raw arrays.
 const PIECE_BYTES: usize = 1 << 20;
+
+/// A block of short-token heaps' low limbs, as the one pass tallies it.
+const SHORT_BLOCK_BYTES: usize = 8 * SHORT_HEAPS;
 
 type Tally = fn(&[u8], usize, &mut ColumnCounter) -> (u64, BlockTally);
 
@@ -48,21 +57,37 @@ fn tally(c: &mut Criterion) {
     let mut group = c.benchmark_group("tally");
     group.throughput(Throughput::Bytes(PIECE_BYTES as u64));
     for width in [1, 2, 4, 8] {
-        // Full-width random elements, as `gen --bits 8·width` writes them.
-        let data: Vec<u8> = (0..PIECE_BYTES).map(|_| rng.random()).collect();
-        let mut reference = ColumnCounter::default();
-        let expected = columns::tally_reference(&data, width, &mut reference);
-        for (name, build) in builds() {
-            let mut counter = ColumnCounter::default();
-            assert_eq!(build(&data, width, &mut counter), expected, "{name}");
-            assert_eq!(counter.columns(), reference.columns(), "{name}");
-            group.bench_with_input(BenchmarkId::new(name, width), &data, |b, data| {
-                let mut counter = ColumnCounter::default();
-                b.iter(|| build(black_box(data), width, &mut counter))
-            });
-        }
+        bench_builds(&mut group, &mut rng, PIECE_BYTES, width, width.to_string());
     }
     group.finish();
+    let mut group = c.benchmark_group("tally-short-block");
+    group.throughput(Throughput::Bytes(SHORT_BLOCK_BYTES as u64));
+    bench_builds(&mut group, &mut rng, SHORT_BLOCK_BYTES, 8, "8".to_string());
+    group.finish();
+}
+
+/// Times every build on `bytes` random bytes as elements of `width`
+/// bytes (full-width, as `gen --bits 8·width` writes them), each checked
+/// against the bit-by-bit reference first.
+fn bench_builds(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    rng: &mut ChaCha8Rng,
+    bytes: usize,
+    width: usize,
+    label: String,
+) {
+    let data: Vec<u8> = (0..bytes).map(|_| rng.random()).collect();
+    let mut reference = ColumnCounter::default();
+    let expected = columns::tally_reference(&data, width, &mut reference);
+    for (name, build) in builds() {
+        let mut counter = ColumnCounter::default();
+        assert_eq!(build(&data, width, &mut counter), expected, "{name}");
+        assert_eq!(counter.columns(), reference.columns(), "{name}");
+        group.bench_with_input(BenchmarkId::new(name, &label), &data, |b, data| {
+            let mut counter = ColumnCounter::default();
+            b.iter(|| build(black_box(data), width, &mut counter))
+        });
+    }
 }
 
 criterion_group!(benches, tally);

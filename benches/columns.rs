@@ -57,12 +57,12 @@ fn tally(c: &mut Criterion) {
     let mut group = c.benchmark_group("tally");
     group.throughput(Throughput::Bytes(PIECE_BYTES as u64));
     for width in [1, 2, 4, 8] {
-        bench_builds(&mut group, &mut rng, PIECE_BYTES, width, width.to_string());
+        bench_builds(&mut group, &mut rng, PIECE_BYTES, width, &width.to_string());
     }
     group.finish();
     let mut group = c.benchmark_group("tally-short-block");
     group.throughput(Throughput::Bytes(SHORT_BLOCK_BYTES as u64));
-    bench_builds(&mut group, &mut rng, SHORT_BLOCK_BYTES, 8, "8".to_string());
+    bench_builds(&mut group, &mut rng, SHORT_BLOCK_BYTES, 8, "8");
     group.finish();
 }
 
@@ -74,7 +74,7 @@ fn bench_builds(
     rng: &mut ChaCha8Rng,
     bytes: usize,
     width: usize,
-    label: String,
+    label: &str,
 ) {
     let data: Vec<u8> = (0..bytes).map(|_| rng.random()).collect();
     let mut reference = ColumnCounter::default();
@@ -83,7 +83,7 @@ fn bench_builds(
         let mut counter = ColumnCounter::default();
         assert_eq!(build(&data, width, &mut counter), expected, "{name}");
         assert_eq!(counter.columns(), reference.columns(), "{name}");
-        group.bench_with_input(BenchmarkId::new(name, &label), &data, |b, data| {
+        group.bench_with_input(BenchmarkId::new(name, label), &data, |b, data| {
             let mut counter = ColumnCounter::default();
             b.iter(|| build(black_box(data), width, &mut counter))
         });

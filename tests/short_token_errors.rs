@@ -21,12 +21,14 @@ use std::path::Path;
 /// `x`, which may follow a `hex` token's leading `0`).
 const BAD: &[u8] = b";z-/\x00\x0b\x7f\x80\xff";
 
-/// The text formats and the bit lengths `gen` writes for them by default.
-const FORMATS: [(Format, u64); 4] = [
-    (Format::Bits, 64),
-    (Format::Hex, 64),
-    (Format::Dec, 64),
-    (Format::Unary, 10),
+/// The text formats, the bit lengths `gen` writes for them by default,
+/// and the digits of the long tokens mixed into a copy of their text
+/// (none for `unary`, which takes LF-ended lines of `1`s only).
+const FORMATS: [(Format, u64, Option<&[u8]>); 4] = [
+    (Format::Bits, 64, Some(b"01")),
+    (Format::Hex, 64, Some(b"0123456789abcdefABCDEF")),
+    (Format::Dec, 64, Some(b"0123456789")),
+    (Format::Unary, 10, None),
 ];
 
 /// About 48 KiB of `format` text as `gen` writes it: random heaps of 1
@@ -187,30 +189,15 @@ fn check_every_path(format: Format, data: &[u8], at: usize, path: &Path, context
     }
 }
 
-/// The digits of a token of `format` (a `unary` line's `1`s).
-fn digits_of(format: Format) -> &'static [u8] {
-    match format {
-        Format::Bits | Format::Unary => b"01",
-        Format::Hex => b"0123456789abcdefABCDEF",
-        _ => b"0123456789",
-    }
-}
-
 #[test]
 fn a_bad_byte_among_short_heaps_is_reported_where_it_is_on_every_path() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_0030);
-    for (format, high) in FORMATS {
-        let path = dir.path().join("case.txt");
+    let path = dir.path().join("case.txt");
+    for (format, high, digits) in FORMATS {
         let plain = gen_text(format, high, rng.random());
-        // `unary` takes LF-ended lines of `1`s only: no other spacing.
-        let texts = match format {
-            Format::Unary => vec![("gen's text", plain)],
-            _ => {
-                let mixed = mixed_spacing(&plain, digits_of(format), &mut rng);
-                vec![("gen's text", plain), ("mixed spacing", mixed)]
-            }
-        };
+        let mixed = digits.map(|digits| ("mixed spacing", mixed_spacing(&plain, digits, &mut rng)));
+        let texts = [("gen's text", plain)].into_iter().chain(mixed);
         for (shape, text) in texts {
             for trial in 0..12 {
                 let at = rng.random_range(0..text.len());
@@ -226,7 +213,7 @@ fn a_bad_byte_among_short_heaps_is_reported_where_it_is_on_every_path() {
 #[test]
 fn a_bad_byte_at_every_place_of_a_block_is_reported_where_it_is() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_0031);
-    for (format, high) in FORMATS {
+    for (format, high, _) in FORMATS {
         let text = gen_text(format, high, rng.random());
         // Every place of three blocks past the first 8 KiB, and a
         // different bad byte at each.

@@ -2,6 +2,7 @@
 //! halves of 32, each byte classified as in the token search.
 
 use super::MAX_GROUPS;
+use crate::arch::prefetch::read_ahead;
 use crate::arch::token_end::avx2::hex_lanes;
 use std::arch::x86_64::*;
 
@@ -27,6 +28,7 @@ pub(super) unsafe fn pack_hex(
     let mut slot = MAX_GROUPS;
     let whole_steps = (data.len() - start) / 64;
     for _ in 0..whole_steps.min(MAX_GROUPS / 4) {
+        read_ahead(data, pos);
         // SAFETY: `pos + 64 <= data.len()` (a whole step); unaligned
         // loads have no alignment requirement.
         let (first, second) = unsafe {

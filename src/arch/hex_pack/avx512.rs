@@ -3,6 +3,7 @@
 
 use super::MAX_GROUPS;
 use crate::arch::digits::hex_values;
+use crate::arch::prefetch::read_ahead;
 use std::arch::x86_64::*;
 
 /// Each byte's hex value, or `0x80` for a byte that is not a hex
@@ -54,6 +55,7 @@ pub(super) unsafe fn pack_hex(
     let mut slot = MAX_GROUPS;
     while slot > 0 {
         slot -= 4;
+        read_ahead(data, pos);
         let left = data.len() - pos;
         let bytes = if left >= 64 {
             // SAFETY: `pos + 64 <= data.len()`; unaligned loads have no

@@ -21,6 +21,7 @@ mod avx2;
 mod avx512;
 
 use super::digits::{hex_word, parse_hex};
+use super::prefetch::read_ahead;
 use super::token_end::Digits;
 
 /// The most groups a packed token may have: 256 groups of 16 digits (2 KiB
@@ -57,6 +58,7 @@ pub fn pack_hex(data: &[u8], start: usize, groups: &mut [u64; MAX_GROUPS]) -> Op
 fn pack_hex_portable(data: &[u8], start: usize, groups: &mut [u64; MAX_GROUPS]) -> Option<usize> {
     let mut pos = start;
     for slot in (0..MAX_GROUPS).rev() {
+        read_ahead(data, pos);
         let Some(chunk) = data.get(pos..pos + 16) else {
             // The last bytes of `data`, one by one.
             let rest = &data[pos..];

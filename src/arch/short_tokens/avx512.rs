@@ -31,6 +31,7 @@
 //! position after the LF before.
 
 use super::{ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
+use crate::arch::prefetch::read_ahead;
 use std::arch::x86_64::*;
 
 /// [`super::ShortKernel::fill`] with AVX-512.
@@ -247,6 +248,7 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
     // `last_end` reads them, before any).
     let (mut ended_at, mut ended) = (from, 0u64);
     while len < SHORT_HEAPS && at < limit {
+        read_ahead(data, at);
         // SAFETY: `at + 64 <= data.len()`; an unaligned load.
         let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
         // SAFETY (this and the other calls of `L`): the caller guarantees
@@ -356,6 +358,7 @@ unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps
                 continue;
             }
         }
+        read_ahead(data, at);
         // SAFETY: `at + 64 <= data.len()`; an unaligned load.
         let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
         let ones = _mm512_cmpeq_epi8_mask(bytes, splat(b'1'));
@@ -422,6 +425,7 @@ const LONG_LINE: usize = 16 * BLOCK;
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn skip_ones(data: &[u8], mut at: usize, limit: usize) -> usize {
     while at < limit {
+        read_ahead(data, at);
         // SAFETY: `at + 64 <= data.len()`; an unaligned load.
         let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
         if _mm512_cmpneq_epi8_mask(bytes, splat(b'1')) != 0 {

@@ -12,7 +12,7 @@
 //! digit of the token open where the block began. No byte is read twice,
 //! and no position is written down to be read again.
 
-use super::{Blocks, ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
+use super::{block_at, Blocks, ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
 
 /// [`super::ShortKernel::fill`] for `bits` with the portable or AVX2 build,
 /// the heaps' high limbs (all zero) stored if `HIGH`.
@@ -32,10 +32,10 @@ pub(super) fn fill_bits<B: Blocks, const HIGH: bool>(
     let (mut taken_to, mut n) = (from, heaps.len);
     let mut long = None;
     'blocks: while n < SHORT_HEAPS && at - from < RUN_BYTES {
-        let Some(block) = data.get(at..at + BLOCK) else {
+        let Some(block) = block_at(data, at) else {
             break;
         };
-        let Some((digits, ones)) = build.bits_block(block.try_into().expect("a block")) else {
+        let Some((digits, ones)) = build.bits_block(block) else {
             break;
         };
         if digits == u64::MAX && carry == 1 {

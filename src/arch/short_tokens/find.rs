@@ -3,7 +3,7 @@
 //! written out by bit scans, or its ends alone while the tokens are one
 //! byte apart, into a [`Found`] that the value half reads.
 
-use super::{Blocks, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
+use super::{block_at, Blocks, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
 use std::mem::MaybeUninit;
 
 /// The most token starts (or ends) one run finds: a block is entered
@@ -189,9 +189,7 @@ fn find_single_spaced<B: Blocks>(
     room: usize,
     found: &mut Found,
 ) -> Search {
-    let first = data
-        .get(from..from + BLOCK)
-        .and_then(|block| build.digits(syntax, block.try_into().expect("a block")));
+    let first = block_at(data, from).and_then(|block| build.digits(syntax, block));
     let Some(first) = first.filter(|&digits| digits != 0) else {
         return Search::Spaced { at: from, carry: 0 };
     };
@@ -206,10 +204,10 @@ fn find_single_spaced<B: Blocks>(
     // that a token ran through.
     let (mut spaced, mut through) = (None, None);
     while found.ended < room && at - from < RUN_BYTES {
-        let Some(block) = data.get(at..at + BLOCK) else {
+        let Some(block) = block_at(data, at) else {
             break;
         };
-        let Some(digits) = build.digits(syntax, block.try_into().expect("a block")) else {
+        let Some(digits) = build.digits(syntax, block) else {
             break;
         };
         let gaps = !digits;
@@ -248,10 +246,10 @@ fn find_any_spacing<B: Blocks>(
     found: &mut Found,
 ) -> Option<(usize, usize)> {
     while found.ended < room && at - from < RUN_BYTES {
-        let Some(block) = data.get(at..at + BLOCK) else {
+        let Some(block) = block_at(data, at) else {
             break;
         };
-        let Some(digits) = build.digits(syntax, block.try_into().expect("a block")) else {
+        let Some(digits) = build.digits(syntax, block) else {
             break;
         };
         if digits == u64::MAX && carry == 1 {

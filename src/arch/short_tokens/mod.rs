@@ -52,6 +52,7 @@ mod portable;
 #[cfg(test)]
 mod tests;
 
+use crate::arch::prefetch::read_ahead;
 use find::{find_tokens, Found};
 pub use portable::combine8;
 use portable::{from_halves, hex_digit, low_bits, Portable};
@@ -468,6 +469,16 @@ fn fill_syntax<B: Blocks, const HIGH: bool>(
     }
 }
 
+/// The block of `data` at `at`, if it is all in `data`, for the loops of
+/// the portable and AVX2 builds, which read the input forward block by
+/// block: the bytes [`READ_AHEAD`](crate::arch::prefetch::READ_AHEAD) on
+/// are asked for as well.
+#[inline(always)]
+fn block_at(data: &[u8], at: usize) -> Option<&[u8; BLOCK]> {
+    read_ahead(data, at);
+    data.get(at..at + BLOCK)?.try_into().ok()
+}
+
 /// The `unary` loop of the portable and AVX2 builds: block by block, the
 /// lines that end in each one after another, by bit scans over its LFs.
 /// A block's first line is written whether or not one ends there (past
@@ -485,10 +496,10 @@ fn fill_lines<B: Blocks, const HIGH: bool>(
     // Where the block is, and the first byte of the line being read.
     let (mut at, mut line) = (from, from);
     while !heaps.is_full() && at - from < RUN_BYTES {
-        let Some(block) = data.get(at..at + BLOCK) else {
+        let Some(block) = block_at(data, at) else {
             break;
         };
-        let Some(ones) = build.digits(Syntax::Unary, block.try_into().expect("a block")) else {
+        let Some(ones) = build.digits(Syntax::Unary, block) else {
             break;
         };
         // Every byte that is not a `1` is an LF; past the last, `at + 64`.

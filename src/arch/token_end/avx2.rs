@@ -10,6 +10,7 @@
 //! ranges (`memchr` finds up to three given bytes).
 
 use super::{first_non_digit_portable, Digits};
+use crate::arch::prefetch::read_ahead;
 use std::arch::x86_64::*;
 
 /// Bytes per vector.
@@ -138,6 +139,7 @@ unsafe fn first_flagged(
         !(_mm256_movemask_epi8(is_digit(bytes)) as u32)
     };
     while pos <= last {
+        read_ahead(data, pos);
         let flags = non_digits_at(pos);
         if flags != 0 {
             return pos + flags.trailing_zeros() as usize;

@@ -4,6 +4,7 @@
 //! zero, a non-digit in every class.
 
 use super::Digits;
+use crate::arch::prefetch::read_ahead;
 use std::arch::x86_64::*;
 
 /// Bytes per vector.
@@ -50,6 +51,7 @@ fn splat(byte: u8) -> __m512i {
 #[target_feature(enable = "avx512f,avx512bw")]
 fn first_flagged(data: &[u8], mut pos: usize, is_digit: impl Fn(__m512i) -> u64) -> usize {
     while pos < data.len() {
+        read_ahead(data, pos);
         let left = data.len() - pos;
         let bytes = if left >= LANES {
             // SAFETY: `pos + 64 <= data.len()`; unaligned loads have no

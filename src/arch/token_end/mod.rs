@@ -16,6 +16,8 @@ mod avx512;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use super::prefetch::read_ahead;
+
 /// The digits of one token format, testable one byte or eight at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Digits {
@@ -132,6 +134,7 @@ fn first_non_digit_portable(data: &[u8], pos: usize, digits: Digits) -> usize {
 /// non-digit or runs past the end of `data`.
 fn skip_digit_blocks(data: &[u8], mut pos: usize, digits: Digits) -> usize {
     while let Some(block) = data.get(pos..pos + BLOCK) {
+        read_ahead(data, pos);
         let all_digits = match digits {
             Digits::Binary => block.iter().fold(true, |ok, &b| ok & (b | 1 == b'1')),
             Digits::Decimal => block

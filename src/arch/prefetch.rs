@@ -5,8 +5,8 @@
 //! leaf; the reader parses updates ahead, `updates/serve.rs`, so that
 //! these are fetched while the updates before them are applied), the pass
 //! over a graph's nodes in queue order (`graph/acyclic.rs`), and the
-//! loops that read a text input's bytes for the first time, 64 at a time
-//! (`read_ahead`); and, outside the crate, the Python package's walk
+//! loops that read a text input's bytes for the first time, front to
+//! back (`read_ahead`); and, outside the crate, the Python package's walk
 //! over a list of ints, each an object of its own ([`prefetch_address`]).
 //!
 //! A prefetch is a hint: it changes nothing the program sees, and on

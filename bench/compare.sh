@@ -131,8 +131,9 @@ for case in "${cases[@]}"; do
     # shellcheck disable=SC2086 # gen_args is a list of words
     gen_summary=$("$bin" gen $gen_args --json -o "$file" 2>&1 >/dev/null)
     # Write the new file out now, so that its writeback does not run
-    # (and take a core) while it is timed.
-    sync "$file"
+    # (and take a core) while it is timed, and read it back as a file at
+    # rest (at_rest, bench/sections.sh).
+    at_rest "$file"
     file_bytes=$(stat -c %s "$file")
     expected_bits=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["nim_sum_bit_length"])' "$gen_summary")
 
@@ -250,7 +251,7 @@ long_part="$work/mixed-part-long.hex"
 rm -f "$work/mixed-short.src" "$work/mixed-long.src"
 awk -v short="$short_part" -v long="$long_part" \
     'length($0) > 16 { print > long; next } { print > short }' "$mixed"
-sync "$mixed" "$short_part" "$long_part"
+at_rest "$mixed" "$short_part" "$long_part"
 mixed_json="$work/mixed.hyperfine.json"
 interleaved "$mixed_json" "$runs" 1 "$mixed" "cat $mixed > /dev/null" \
     "$bin analyze --json $mixed > /dev/null" \
@@ -326,7 +327,9 @@ kept=$(kept_sections "$results")
     echo "turn (one run of each per round, so that a drift of the machine's speed"
     echo "weighs on all alike; each round in an order of its own, so that no"
     echo "command always follows the same one), with \`cat FILE > /dev/null\` before every run so"
-    echo "the file is in the page cache; times are medians of hyperfine's runs."
+    echo "the file is in the page cache (each file, once made, is dropped from the"
+    echo "cache, so that the first cat brings it back by read-ahead, as a file at"
+    echo "rest comes back); times are medians of hyperfine's runs."
     echo "The ratio is nimstream's throughput over cat's (cat's median time over"
     echo "nimstream's) from the same rounds. Peak RSS is"
     echo "\`/usr/bin/time -v\` of one \`nimstream analyze --json FILE\`; a target is"

@@ -99,7 +99,7 @@ for case in "${cases[@]}"; do
     echo "== $name: generating $size" >&2
     # shellcheck disable=SC2086 # gen_args is a list of words
     "$bin" gen $gen_args -o "$file" 2>/dev/null
-    sync "$file"
+    at_rest "$file"
     json="$work/$name.json"
     hyperfine --style basic --warmup 1 --runs "$runs" --prepare "cat $file > /dev/null" \
         --export-json "$json" "cat $file > /dev/null" \

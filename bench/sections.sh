@@ -1,5 +1,5 @@
 # Sourced by the bench scripts: the sections of bench/RESULTS.md, and the
-# timing helpers the scripts share (median, interleaved).
+# timing helpers the scripts share (at_rest, median, interleaved).
 #
 # bench/RESULTS.md is bench/compare.sh's
 # report followed by sections other scripts write, each between
@@ -31,6 +31,23 @@ kept_sections() {
     awk '/^<!-- [a-z0-9-]+: begin/ { on = 1; if (n++) print "" }
          on { print }
          /^<!-- [a-z0-9-]+: end -->/ { on = 0 }' "$1"
+}
+
+# Writes FILEs out and drops their pages from the page cache, so that the
+# next read (the first `cat`) brings each back by the kernel's read-ahead,
+# as it brings back a file at rest. A file just written keeps the pages its
+# writer's small writes made: on an Intel Xeon (kernel 6.18, ext4) a GiB
+# written through a pipe took `analyze -j 1` 76 ms of system time and
+# 325 ms of user time to read, and 4 ms and 226 ms once brought back by
+# read-ahead (large folios: fewer faults and TLB misses), while cat's
+# time barely moved. Files of one comparison (the mixed file and its
+# parts, written by different tools) must come back the same way.
+at_rest() { # FILE...
+    sync "$@"
+    local file
+    for file in "$@"; do
+        dd if="$file" iflag=nocache count=0 status=none
+    done
 }
 
 median() { # hyperfine JSON, command index → median seconds

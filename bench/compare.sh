@@ -131,8 +131,9 @@ for case in "${cases[@]}"; do
     # shellcheck disable=SC2086 # gen_args is a list of words
     gen_summary=$("$bin" gen $gen_args --json -o "$file" 2>&1 >/dev/null)
     # Write the new file out now, so that its writeback does not run
-    # (and take a core) while it is timed, and read it back as a file at
-    # rest (at_rest, bench/sections.sh).
+    # (and take a core) while it is timed, and drop its pages, so that the
+    # first cat brings it back as a file at rest (at_rest,
+    # bench/sections.sh).
     at_rest "$file"
     file_bytes=$(stat -c %s "$file")
     expected_bits=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["nim_sum_bit_length"])' "$gen_summary")

@@ -132,7 +132,8 @@ pub struct Cpu {
     /// SSE2: baseline on x86_64, so present there unless the cap is
     /// `portable`.
     pub sse2: bool,
-    /// AVX2.
+    /// AVX2 with BMI1, BMI2, LZCNT and POPCNT, which every CPU with AVX2
+    /// has beside it: the short-token blocks' AVX2 build uses both.
     pub avx2: bool,
     /// AVX-512 F and BW with POPCNT: what the column counter needs.
     pub avx512: bool,
@@ -168,7 +169,11 @@ impl Cpu {
             let avx512_base = has!("avx512f") && has!("avx512bw");
             Cpu {
                 sse2: true,
-                avx2: has!("avx2"),
+                avx2: has!("avx2")
+                    && has!("bmi1")
+                    && has!("bmi2")
+                    && has!("lzcnt")
+                    && has!("popcnt"),
                 avx512: avx512_base && has!("popcnt"),
                 avx512_vbmi: avx512_base && has!("avx512vbmi"),
                 avx512_ifma: avx512_base && has!("popcnt") && has!("avx512ifma"),

@@ -44,6 +44,13 @@ impl Blocks for Avx2 {
     }
 
     #[inline(always)]
+    fn low_bits_of(&self, value: u64, len: u32) -> u64 {
+        // SAFETY: as in `digits` (BMI2 comes with every AVX2 CPU the
+        // build is picked for, and `fill` enables it).
+        unsafe { _bzhi_u64(value, len) }
+    }
+
+    #[inline(always)]
     fn hex_value(&self, bytes: &[u8; 16], len: usize) -> u64 {
         // SAFETY: as in `digits`.
         unsafe { hex_value(bytes, len) }

@@ -86,18 +86,19 @@ impl Found {
         }
     }
 
-    /// [`Found::add`] for a block's ends alone (the starts are filled in
-    /// later by [`Found::start_after_ends`]).
+    /// [`Found::add`] for a block's ends alone, `G` at a time (the
+    /// starts are filled in later by [`Found::start_after_ends`], or are
+    /// not needed).
     #[inline(always)]
-    fn add_ends(&mut self, mut ends: u64, at: u32) {
+    pub(super) fn add_ends<const G: usize>(&mut self, mut ends: u64, at: u32) {
         let mut j = self.ended;
         self.ended += ends.count_ones() as usize;
         loop {
-            for end in &mut self.ends[j..j + GROUP] {
+            for end in &mut self.ends[j..j + G] {
                 write_scalar(end, at + ends.trailing_zeros());
                 ends &= ends.wrapping_sub(1);
             }
-            j += GROUP;
+            j += G;
             if ends == 0 {
                 break;
             }
@@ -219,7 +220,7 @@ fn find_single_spaced<B: Blocks>(
             through = Some(at + BLOCK);
             break;
         }
-        found.add_ends(gaps & (digits << 1 | carry), (at - from) as u32);
+        found.add_ends::<GROUP>(gaps & (digits << 1 | carry), (at - from) as u32);
         carry = digits >> (BLOCK - 1);
         gap_carry = gaps >> (BLOCK - 1);
         checked = u64::MAX;

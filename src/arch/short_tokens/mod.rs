@@ -24,13 +24,15 @@
 //! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
-//! and portable (`portable.rs`, SWAR on 64-bit words): `bits` in one pass
-//! (`bits.rs`), each token's value shifted out of the masks as its end is
-//! found; `hex` and `dec` in two halves: first every block's token
-//! starts and ends written out by bit scans (`find.rs`; the ends alone
-//! while the tokens are one byte apart, each start then the end before
-//! it plus one), then each token's value from the bytes that end at its
-//! end (here).
+//! and portable (`portable.rs`, SWAR on 64-bit words): `bits`, `hex` and
+//! `dec` in two halves while the tokens are one byte apart: first every
+//! block's token ends written out by bit scans (`find.rs`; each start
+//! then the end before it plus one), then each token's value (`bits`:
+//! from the blocks' masks of `1`s around its end, kept by the first half,
+//! `bits.rs`; `hex` and `dec`: from the bytes that end at its end, here).
+//! Where two non-digits meet, `hex` and `dec` write out starts and ends
+//! alike, and `bits` goes on in one pass, each token's value shifted out
+//! of the masks as its end is found.
 //! Every build takes the same tokens and stops at the same place, so the
 //! tests hold every build against one byte-at-a-time reading.
 //!
@@ -302,6 +304,14 @@ trait Blocks {
     /// reversed (bit `63 - i` for byte `i`), if every other byte is
     /// whitespace.
     fn bits_block(&self, block: &[u8; BLOCK]) -> Option<(u64, u64)>;
+
+    /// The low `len` bits of `value`, for `len` from 1 to 64; for a larger
+    /// `len` (a token too long, whose value is not taken), any value.
+    #[inline(always)]
+    fn low_bits_of(&self, value: u64, len: u32) -> u64 {
+        // The shift is taken modulo 64, as the instruction takes it.
+        value & u64::MAX >> (64u32.wrapping_sub(len) % 64)
+    }
 
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,
     /// the first most significant; the bytes before them are ignored.

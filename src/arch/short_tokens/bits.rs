@@ -165,9 +165,6 @@ fn search_single_spaced<B: Blocks>(
         };
     };
     let first = first.trailing_zeros();
-    // Where the block is; whether the byte before it is a digit, and
-    // whether it is a non-digit; the positions of the block checked for
-    // two non-digits side by side (from the run's first digit on).
     // Whether the byte before the block is a digit, and whether it is a
     // non-digit; the positions of the block checked for two non-digits
     // side by side (from the run's first digit on).

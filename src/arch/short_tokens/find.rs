@@ -1,7 +1,8 @@
 //! The find half of the `hex` and `dec` loop of the portable and AVX2
 //! builds ([`super::fill_tokens`]): each block's token starts and ends
 //! written out by bit scans, or its ends alone while the tokens are one
-//! byte apart, into a [`Found`] that the value half reads.
+//! byte apart, into a [`Found`] that the value half reads. The `bits`
+//! loop's first half (`bits.rs`) writes its ends into a [`Found`] too.
 
 use super::{block_at, Blocks, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
 use std::mem::MaybeUninit;

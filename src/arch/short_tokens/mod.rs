@@ -309,8 +309,7 @@ trait Blocks {
     /// `len` (a token too long, whose value is not taken), any value.
     #[inline(always)]
     fn low_bits_of(&self, value: u64, len: u32) -> u64 {
-        // The shift is taken modulo 64, as the instruction takes it.
-        value & u64::MAX >> (64u32.wrapping_sub(len) % 64)
+        value & low_bits(len as usize)
     }
 
     /// The value of the last `len` (1 to 16) bytes of `bytes`, hex digits,

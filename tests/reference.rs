@@ -795,6 +795,21 @@ fn thousands_of_short_heaps_agree_with_the_reference() {
         .collect();
     check_instance(&short, 6, 64);
     check_files(&short, 6);
+    // A heap too long for the blocks after every 64 short ones, but one
+    // that does not run through a block: the runs shrink to twice what
+    // they take, fill up now and then, and grow again.
+    let cadenced: Vec<BigUint> = (0..3000)
+        .map(|i| {
+            let bits = match (i % 65, draw.below(5)) {
+                (64, 0) => 200 + draw.below(200),
+                (64, _) => 65 + draw.below(90),
+                _ => draw.below(65),
+            };
+            drawn(bits, &mut draw)
+        })
+        .collect();
+    check_instance(&cadenced, 8, 64);
+    check_files(&cadenced, 8);
     // Unary lines of up to 255 ones, and short tokens too.
     let lines: Vec<BigUint> = (0..1500)
         .map(|_| {

@@ -27,7 +27,8 @@ pub struct WordBuffer {
 pub const WORDS_PER_BLOCK: usize = crate::arch::short_tokens::SHORT_HEAPS;
 
 impl WordBuffer {
-    /// Whether it holds [`WORDS_PER_BLOCK`] heaps or more.
+    /// Whether it holds [`WordBuffer::most`] heaps or more (at first
+    /// [`WORDS_PER_BLOCK`]).
     #[inline(always)]
     pub fn is_full(&self) -> bool {
         self.heaps.is_full()
@@ -48,6 +49,18 @@ impl WordBuffer {
     #[inline(always)]
     pub fn push(&mut self, offset: u64, value: u128) {
         self.heaps.push(offset, value);
+    }
+
+    /// The heaps at which a run of blocks stops (see
+    /// [`ShortHeaps::most`]).
+    pub fn most(&self) -> usize {
+        self.heaps.most()
+    }
+
+    /// Sets the heaps at which a run of blocks stops (see
+    /// [`ShortHeaps::set_most`]).
+    pub fn set_most(&mut self, most: usize) {
+        self.heaps.set_most(most);
     }
 
     /// The buffer the block kernels write.
@@ -206,6 +219,22 @@ impl RawBlock<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_buffer_set_to_fewer_heaps_is_full_there_and_keeps_its_bounds() {
+        let mut buffer = WordBuffer::default();
+        assert_eq!(buffer.most(), WORDS_PER_BLOCK);
+        buffer.set_most(3);
+        for i in 0..3 {
+            assert!(!buffer.is_full());
+            buffer.push(i, 1);
+        }
+        assert!(buffer.is_full());
+        buffer.set_most(0);
+        assert_eq!(buffer.most(), 1);
+        buffer.set_most(10 * WORDS_PER_BLOCK);
+        assert_eq!(buffer.most(), WORDS_PER_BLOCK);
+    }
 
     #[test]
     fn a_buffer_gives_back_its_heaps_and_knows_when_they_fit_a_limb() {

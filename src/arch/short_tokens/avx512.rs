@@ -30,7 +30,7 @@
 //! positions compressed and widened, eight a step, each line's start the
 //! position after the LF before.
 
-use super::{ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS};
+use super::{ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES};
 use crate::arch::prefetch::read_ahead;
 use std::arch::x86_64::*;
 
@@ -240,14 +240,14 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
     // The block's place, the window position of the token that runs into
     // it (if `carry`), and the heaps held.
     let (mut at, mut running, mut carry) = (from, 0u8, 0u64);
-    let (mut len, limit) = (heaps.len, run_limit(data, from));
+    let (mut len, most, limit) = (heaps.len, heaps.most(), run_limit(data, from));
     let mut high_or = _mm512_setzero_si512();
     // The window's place in the input: the block before's first byte.
     let mut window_base = _mm512_set1_epi64((base + from as u64).wrapping_sub(BLOCK as u64) as i64);
     // The last block that held an end, and its ends (`from` and none, as
     // `last_end` reads them, before any).
     let (mut ended_at, mut ended) = (from, 0u64);
-    while len < SHORT_HEAPS && at < limit {
+    while len < most && at < limit {
         read_ahead(data, at);
         // SAFETY: `at + 64 <= data.len()`; an unaligned load.
         let bytes = unsafe { _mm512_loadu_si512(data.as_ptr().add(at).cast()) };
@@ -284,7 +284,7 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
             let starts = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(starts_left));
             let i = len + step;
             // SAFETY: `i + 8 <= len + 64 + 8`, within the room for
-            // `SHORT_HEAPS + 64 + 8` heaps (`len < SHORT_HEAPS`, and a
+            // `SHORT_HEAPS + 64 + 8` heaps (`len < most <= SHORT_HEAPS`, and a
             // block ends at most 64 tokens); unaligned stores.
             unsafe {
                 _mm512_storeu_si512(heaps.limbs[0].as_mut_ptr().add(8 * i).cast(), low);
@@ -347,9 +347,9 @@ unsafe fn fill_lines(data: &[u8], from: usize, base: u64, heaps: &mut ShortHeaps
     // Where the block is, the first byte of the line being read, and the
     // heaps held.
     let (mut at, mut line, mut len) = (from, from, heaps.len);
-    let limit = run_limit(data, from);
+    let (most, limit) = (heaps.most(), run_limit(data, from));
     let store_high = heaps.high_stored;
-    while len < SHORT_HEAPS && at < limit {
+    while len < most && at < limit {
         if at - line >= LONG_LINE {
             // SAFETY: the caller guarantees the features.
             let past = unsafe { skip_ones(data, at, limit) };

@@ -23,13 +23,11 @@
 //!   where the block began.
 
 use super::find::Found;
-use super::{
-    block_at, read_ahead, Blocks, ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES, SHORT_HEAPS,
-};
+use super::{block_at, read_ahead, Blocks, ShortHeaps, Stopped, Syntax, BLOCK, RUN_BYTES};
 use std::mem::MaybeUninit;
 
 /// The most blocks [`search_single_spaced`] reads in a run: their
-/// reversed `1`s are kept, 8 bytes a block. A run of [`SHORT_HEAPS`]
+/// reversed `1`s are kept, 8 bytes a block. A run of [`SHORT_HEAPS`](super::SHORT_HEAPS)
 /// tokens one byte apart, each of at most 64 digits, reads fewer; the
 /// one pass goes on past them.
 const SEARCHED_BLOCKS: usize = 1280;
@@ -53,8 +51,7 @@ pub(super) fn fill_bits<B: Blocks, const HIGH: bool>(
     let held = heaps.len;
     let mut found = Found::new();
     let mut ones = Ones::new();
-    let searched =
-        search_single_spaced(build, data, from, SHORT_HEAPS - held, &mut found, &mut ones);
+    let searched = search_single_spaced(build, data, from, heaps.room(), &mut found, &mut ones);
     let ends = found.ends();
     let written = take_values::<B, HIGH>(build, ends, searched.first, &ones, from, base, heaps);
     heaps.len = held + written.taken;
@@ -282,7 +279,7 @@ struct Pass {
 
 /// The one pass, from `state` in the run that began at `from`: block by
 /// block, each token's value taken from masks as its end is found, until
-/// `heaps` holds [`SHORT_HEAPS`] or [`RUN_BYTES`] are read from `from`,
+/// `heaps` is full or [`RUN_BYTES`] are read from `from`,
 /// or a block stops the run.
 #[inline(always)]
 fn fill_any_spacing<B: Blocks, const HIGH: bool>(
@@ -301,9 +298,9 @@ fn fill_any_spacing<B: Blocks, const HIGH: bool>(
         mut last_ones,
         mut taken_to,
     } = state;
-    let mut n = heaps.len;
+    let (mut n, most) = (heaps.len, heaps.most());
     let mut long = None;
-    'blocks: while n < SHORT_HEAPS && at - from < RUN_BYTES {
+    'blocks: while n < most && at - from < RUN_BYTES {
         let Some(block) = block_at(data, at) else {
             break;
         };

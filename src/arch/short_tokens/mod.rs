@@ -124,6 +124,9 @@ pub struct ShortHeaps {
     high_stored: bool,
     /// The OR of the heaps' bits 64-127.
     high_or: u64,
+    /// The heaps at which a run stops: [`SHORT_HEAPS`] unless set lower
+    /// ([`ShortHeaps::set_most`]).
+    most: usize,
 }
 
 impl Default for ShortHeaps {
@@ -134,6 +137,7 @@ impl Default for ShortHeaps {
             len: 0,
             high_stored: false,
             high_or: 0,
+            most: SHORT_HEAPS,
         }
     }
 }
@@ -149,9 +153,26 @@ impl ShortHeaps {
         self.len == 0
     }
 
-    /// Whether it holds [`SHORT_HEAPS`] heaps or more: a run stops there.
+    /// Whether it holds [`ShortHeaps::most`] heaps or more: a run stops
+    /// there.
     pub fn is_full(&self) -> bool {
-        self.len >= SHORT_HEAPS
+        self.len >= self.most
+    }
+
+    /// The heaps at which a run stops.
+    pub fn most(&self) -> usize {
+        self.most
+    }
+
+    /// Sets the heaps at which a run stops to `most`, at least 1 and at
+    /// most [`SHORT_HEAPS`] (the room past them is a block's heaps).
+    pub fn set_most(&mut self, most: usize) {
+        self.most = most.clamp(1, SHORT_HEAPS);
+    }
+
+    /// The heaps a run may still find before the buffer is full.
+    fn room(&self) -> usize {
+        self.most.saturating_sub(self.len)
     }
 
     /// Appends the heap `value` whose first byte is at `offset`; the
@@ -269,7 +290,7 @@ impl ShortKernel {
 
     /// Parses the tokens of `data` from `from` (not inside a token) into
     /// `heaps`, whose offsets count from `base` for byte 0 of `data`,
-    /// until it holds [`SHORT_HEAPS`] or more, [`RUN_BYTES`] are read, or a
+    /// until it is full ([`ShortHeaps::most`] heaps or more), [`RUN_BYTES`] are read, or a
     /// block stops it (see the module documentation).
     pub fn fill(
         self,
@@ -550,14 +571,7 @@ fn fill_tokens<B: Blocks, const HIGH: bool>(
     heaps: &mut ShortHeaps,
 ) -> Stopped {
     let mut found = Found::new();
-    let through = find_tokens(
-        build,
-        syntax,
-        data,
-        from,
-        SHORT_HEAPS - heaps.len,
-        &mut found,
-    );
+    let through = find_tokens(build, syntax, data, from, heaps.room(), &mut found);
     let run = Run {
         syntax,
         data,

@@ -136,16 +136,18 @@ fn reference_lines(data: &[u8], from: usize, base: u64, held: usize) -> Run {
     (heaps, 0, Stopped { at: line, long })
 }
 
-/// What `kernel` gives, after `held` heaps already in the buffer.
+/// What `kernel` gives, after `held` heaps already in a buffer full at
+/// `most`.
 fn run(
     kernel: ShortKernel,
     syntax: Syntax,
     data: &[u8],
     from: usize,
     base: u64,
-    held: usize,
+    (held, most): (usize, usize),
 ) -> Run {
     let mut heaps = ShortHeaps::default();
+    heaps.set_most(most);
     for i in 0..held {
         heaps.push(i as u64, 0);
     }
@@ -163,13 +165,20 @@ fn run(
 
 /// Checks every build against the reference on `data` from `from`.
 fn check(syntax: Syntax, data: &[u8], from: usize, held: usize, what: &str) {
+    check_most(syntax, data, from, (held, SHORT_HEAPS), what);
+}
+
+/// [`check`] with a buffer full at `most` heaps, which stops a run as a
+/// buffer of [`SHORT_HEAPS`] does that holds `SHORT_HEAPS - most` more.
+fn check_most(syntax: Syntax, data: &[u8], from: usize, (held, most): (usize, usize), what: &str) {
     let base = 1 << 40;
+    let as_held = held + SHORT_HEAPS - most;
     let expected = match syntax {
-        Syntax::Unary => reference_lines(data, from, base, held),
-        _ => reference(syntax, data, from, base, held),
+        Syntax::Unary => reference_lines(data, from, base, as_held),
+        _ => reference(syntax, data, from, base, as_held),
     };
     for kernel in ShortKernel::every_build() {
-        let found = run(kernel, syntax, data, from, base, held);
+        let found = run(kernel, syntax, data, from, base, (held, most));
         assert_eq!(found, expected, "{kernel:?} {syntax:?}: {what}");
     }
 }
@@ -263,6 +272,30 @@ fn tokens_one_byte_apart_give_the_reference_heaps_and_stop_in_every_build() {
                 for held in [0, SHORT_HEAPS - 50] {
                     let what = format!("round {round} from {from}");
                     check(syntax, &data, from, held, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_buffer_full_at_fewer_heaps_stops_every_build_there() {
+    let mut rng = ChaCha8Rng::seed_from_u64(34);
+    let lines: &[u8] = b"1\n";
+    for (syntax, digits) in TOKENS.into_iter().chain([(Syntax::Unary, lines)]) {
+        let longest = match syntax {
+            Syntax::Unary => 3,
+            _ => syntax.max_digits(),
+        };
+        for round in 0..40 {
+            let data = match syntax {
+                Syntax::Unary => (0..3000).map(|_| lines[rng.random_range(0..2)]).collect(),
+                _ => spaced_text(&mut rng, digits, 400, longest, [1_000, 20][round % 2]),
+            };
+            for most in [1, 7, 64, 65, 200] {
+                for held in [0, 3] {
+                    let what = format!("round {round}, full at {most}, {held} held");
+                    check_most(syntax, &data, 0, (held, most), &what);
                 }
             }
         }

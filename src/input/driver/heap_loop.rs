@@ -102,13 +102,34 @@ const FEW_HEAPS: usize = 16;
 /// few, before the blocks are tried again.
 const MOST_BETWEEN_RUNS: u32 = 256;
 
+/// The fewest heaps a run of blocks is let take (see [`next_most`]).
+const FEWEST_PER_RUN: usize = 64;
+
+/// The heaps the run after one that took `taken` of `most` may take:
+/// twice as many as the run took, at least [`FEWEST_PER_RUN`]. A run
+/// stops before the first token too long for the blocks, and the tokens
+/// it found past that one, up to `most`, were found for nothing (a token
+/// that runs through a block stops the search, but one of 17-127 `hex`
+/// digits does not): where runs keep stopping early, the next ones stop
+/// searching sooner. Full runs double it back to the buffer's size.
+/// Short `hex` with a token of 40 digits after every 64 lines took 0.19
+/// of the instructions that runs of 1,024 heaps each time took (valgrind,
+/// 32 MiB), and 0.18 of the time (593 MiB, one thread).
+fn next_most(most: usize, taken: usize, full: bool) -> usize {
+    match full {
+        true => 2 * most,
+        false => (2 * taken).max(FEWEST_PER_RUN),
+    }
+}
+
 /// The loop of a scanner that parses short heaps a block at a time: each
 /// run of blocks goes to the fold whole, and the heap that ended it (a
 /// long one, or one the blocks leave) to the general path, with
 /// `scratch`. Where runs keep taking few heaps, the general path takes
 /// more before the next run, twice as many each time up to
 /// [`MOST_BETWEEN_RUNS`]: a file of long tokens pays for a look at a
-/// block now and then only.
+/// block now and then only. Each run may take as many heaps as
+/// [`next_most`] says.
 fn in_blocks<'a, S: HeapScanner<'a>, F: Fold>(
     scanner: &mut S,
     fold: &mut F,
@@ -125,6 +146,7 @@ fn in_blocks<'a, S: HeapScanner<'a>, F: Fold>(
         if general == 0 {
             scanner.fill_words(&mut words);
             let (taken, full) = (words.len(), words.is_full());
+            words.set_most(next_most(words.most(), taken, full));
             if taken > 0 {
                 let block = words.block(*heaps);
                 fold.words(block, at)?;
@@ -184,5 +206,19 @@ fn release_behind(pages: PageReleaser<'_>, map: &[u8], done_to: &mut u64, offset
     if offset >= *done_to + RELEASE_STEP_BYTES as u64 {
         pages.release(&map[*done_to as usize..offset as usize]);
         *done_to = offset;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_that_stop_early_shrink_the_next_and_full_ones_grow_it() {
+        assert_eq!(next_most(1024, 64, false), 128);
+        assert_eq!(next_most(128, 64, false), 128);
+        assert_eq!(next_most(1024, 3, false), FEWEST_PER_RUN);
+        assert_eq!(next_most(128, 130, true), 256);
+        assert_eq!(next_most(1024, 1030, true), 2048);
     }
 }

@@ -132,7 +132,7 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
                 self.pos = end;
                 take(&Heap {
                     offset,
-                    value: HeapValue::Packed(packed),
+                    value: packed.into_value(),
                 })?;
             }
             None => {
@@ -218,14 +218,22 @@ mod tests {
     type Found = Vec<(u64, Vec<u64>)>;
 
     /// Each heap's offset and limbs, or the error, as `each_heap` yields
-    /// them with `scratch` or without; and how many were packed.
+    /// them with `scratch` or without; and how many were packed (handed
+    /// out as a word up to 128 bits, as groups past that).
     fn heaps(
         data: &[u8],
         scratch: Option<&mut TokenScratch>,
     ) -> (Result<Found, ParseError>, usize) {
         let (mut found, mut packed) = (Vec::new(), 0);
         let scanned = HexScanner::new(data, 1000).each_heap(scratch, |heap| {
-            packed += matches!(heap.value, HeapValue::Packed(_)) as usize;
+            let bits = heap.value.bit_length();
+            match heap.value {
+                HeapValue::Hex(_) => {}
+                HeapValue::Word(_) => assert!(bits <= 128, "a word of {bits} bits"),
+                HeapValue::Packed(_) => assert!(bits > 128, "groups of {bits} bits"),
+                _ => unreachable!("hex gives digits, words or groups"),
+            }
+            packed += !matches!(heap.value, HeapValue::Hex(_)) as usize;
             found.push((heap.offset, heap.value.to_limbs()));
             Ok::<_, ParseError>(())
         });

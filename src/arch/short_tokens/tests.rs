@@ -283,14 +283,11 @@ fn a_buffer_full_at_fewer_heaps_stops_every_build_there() {
     let mut rng = ChaCha8Rng::seed_from_u64(34);
     let lines: &[u8] = b"1\n";
     for (syntax, digits) in TOKENS.into_iter().chain([(Syntax::Unary, lines)]) {
-        let longest = match syntax {
-            Syntax::Unary => 3,
-            _ => syntax.max_digits(),
-        };
         for round in 0..40 {
+            let wide = [1_000, 20][round % 2];
             let data = match syntax {
                 Syntax::Unary => (0..3000).map(|_| lines[rng.random_range(0..2)]).collect(),
-                _ => spaced_text(&mut rng, digits, 400, longest, [1_000, 20][round % 2]),
+                _ => spaced_text(&mut rng, digits, 400, syntax.max_digits(), wide),
             };
             for most in [1, 7, 64, 65, 200] {
                 for held in [0, 3] {

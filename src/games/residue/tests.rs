@@ -106,7 +106,8 @@ impl<'a, F: FnMut(&HeapValue<'_>)> ScanVisitor<'a> for PackedHeaps<F> {
     }
 }
 
-/// `of_heap` of the packed token of `hex` digits (at most 4,096 of them).
+/// `of_heap` of the packed token of `hex` digits (at most 4,096 of them):
+/// a word up to 128 bits, groups past that.
 fn of_packed(modulus: &Modulus, hex: &[u8]) -> u64 {
     let mut text = b"0x0".to_vec();
     text.extend_from_slice(hex);
@@ -114,7 +115,10 @@ fn of_packed(modulus: &Modulus, hex: &[u8]) -> u64 {
     let mut residues = Vec::new();
     Scanner::new(Format::Hex, &text, 0).visit(PackedHeaps {
         each: |value: &HeapValue<'_>| {
-            assert!(matches!(value, HeapValue::Packed(_)), "{value:?}");
+            match value.bit_length() <= 128 {
+                true => assert!(matches!(value, HeapValue::Word(_)), "{value:?}"),
+                false => assert!(matches!(value, HeapValue::Packed(_)), "{value:?}"),
+            }
             residues.push(modulus.of_heap(value));
         },
     });

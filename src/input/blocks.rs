@@ -22,7 +22,8 @@ pub struct WordBuffer {
     heaps: ShortHeaps,
 }
 
-/// Heaps per block: a scanner stops parsing once it holds this many (see
+/// Heaps per block: a scanner stops parsing once it holds this many, or
+/// the fewer [`WordBuffer::set_most`] asks for (see
 /// [`SHORT_HEAPS`](crate::arch::short_tokens::SHORT_HEAPS)).
 pub const WORDS_PER_BLOCK: usize = crate::arch::short_tokens::SHORT_HEAPS;
 

@@ -62,8 +62,9 @@ use portable::{from_halves, hex_digit, low_bits, Portable};
 /// Bytes classified per block.
 pub const BLOCK: usize = 64;
 
-/// A run stops once it holds this many heaps: the block of heaps a fold
-/// takes at once. 1,024 heaps' low limbs and offsets are 16 KiB, inside
+/// A run stops once it holds this many heaps (or the fewer
+/// [`ShortHeaps::set_most`] asks for): the block of heaps a fold takes
+/// at once. 1,024 heaps' low limbs and offsets are 16 KiB, inside
 /// the first-level cache; against 256, the one pass over short hex, dec
 /// and bits took 0.90-0.97 of the user time (each block's fixed costs:
 /// the run's set-up, the fold's calls).

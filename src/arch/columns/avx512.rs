@@ -38,12 +38,27 @@ struct Kernel {
     or: __m512i,
     zeros: u64,
     units: u64,
+    /// Where the small elements are counted in vectors (`IN_VECTORS`):
+    /// per lane, the elements at most 1 and the sum of those, that is
+    /// the ones, each in two vectors (even and odd vectors of a step),
+    /// so that no chain of additions is longer than four a step.
+    small: [__m512i; 2],
+    ones: [__m512i; 2],
 }
 
 /// Counts the elements of `data` (of `W` bytes) into `carries`, the
-/// columns of the bytes read as 64-bit words.
+/// columns of the bytes read as 64-bit words; the elements 0 and 1 in
+/// vectors at every step if `IN_VECTORS` (`W` = 8 only), else by a test
+/// of each step's minimum.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-pub(super) fn tally<const W: usize>(data: &[u8], carries: &mut Carries<8>) -> (u64, BlockTally) {
+pub(super) fn tally<const W: usize, const IN_VECTORS: bool>(
+    data: &[u8],
+    carries: &mut Carries<8>,
+) -> (u64, BlockTally) {
+    assert!(
+        W == 8 || !IN_VECTORS,
+        "counted in vectors: 8-byte elements only"
+    );
     let data = &data[..data.len() - data.len() % W];
     let mut kernel = Kernel::resume(carries);
     let (steps, rest) = data.as_chunks::<STEP_BYTES>();
@@ -55,7 +70,13 @@ pub(super) fn tally<const W: usize>(data: &[u8], carries: &mut Carries<8>) -> (u
     last[..rest.len()].copy_from_slice(rest);
     let last = &[last][..usize::from(!rest.is_empty())];
     for step in steps.iter().chain(last) {
-        kernel.step::<W>(load_step(step), carries);
+        kernel.step::<W, IN_VECTORS>(load_step(step), carries);
+    }
+    if IN_VECTORS {
+        let sum = |v: [__m512i; 2]| _mm512_reduce_add_epi64(_mm512_add_epi64(v[0], v[1])) as u64;
+        let (small, ones) = (sum(kernel.small), sum(kernel.ones));
+        kernel.zeros += small - ones;
+        kernel.units += ones;
     }
     if !rest.is_empty() {
         kernel.zeros -= ((STEP_BYTES - rest.len()) / W) as u64;
@@ -82,6 +103,8 @@ impl Kernel {
             or: _mm512_setzero_si512(),
             zeros: 0,
             units: 0,
+            small: [_mm512_setzero_si512(); 2],
+            ones: [_mm512_setzero_si512(); 2],
         }
     }
 
@@ -102,7 +125,11 @@ impl Kernel {
     /// their words into the carry-save adders.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-    fn step<const W: usize>(&mut self, v: [__m512i; 8], carries: &mut Carries<8>) {
+    fn step<const W: usize, const IN_VECTORS: bool>(
+        &mut self,
+        v: [__m512i; 8],
+        carries: &mut Carries<8>,
+    ) {
         let xor_a = _mm512_ternarylogic_epi64::<XOR3>(v[0], v[1], v[2]);
         let xor_b = _mm512_ternarylogic_epi64::<XOR3>(v[3], v[4], v[5]);
         let xor_c = _mm512_ternarylogic_epi64::<XOR3>(v[6], v[7], self.xor);
@@ -115,7 +142,14 @@ impl Kernel {
         // Bytes are 0 or 1 too often for a test to pay; wider elements
         // are counted only when the step's minimum is at most 1, out
         // of line so that the common step stays small.
-        if W == 1 {
+        if IN_VECTORS {
+            for (k, &x) in v.iter().enumerate() {
+                let small = _mm512_cmple_epu64_mask(x, _mm512_set1_epi64(1));
+                let (count, ones) = (&mut self.small[k % 2], &mut self.ones[k % 2]);
+                *count = _mm512_mask_sub_epi64(*count, small, *count, _mm512_set1_epi64(-1));
+                *ones = _mm512_mask_add_epi64(*ones, small, *ones, x);
+            }
+        } else if W == 1 {
             let (zeros, units) = count_small::<W>(v);
             self.zeros += zeros;
             self.units += units;

@@ -67,6 +67,10 @@ struct Packed {
     /// element column q mod (8·width).
     width: usize,
     carries: Carries<8>,
+    /// Whether the last call found an element that is 0 or 1: the next
+    /// then counts them in vectors at every step (see
+    /// [`tally_avx512`]).
+    small_last: bool,
 }
 
 /// Per-column counts of every element fed so far.
@@ -153,21 +157,18 @@ impl ColumnCounter {
     /// The AVX-512 loop's counts for elements of `width` bytes: counts
     /// read at another width move to the loose ones first.
     #[cfg(target_arch = "x86_64")]
-    fn packed(&mut self, width: usize) -> &mut Carries<8> {
-        let packed = self.packed.get_or_insert_with(|| {
-            Box::new(Packed {
-                width,
-                carries: Carries::default(),
-            })
-        });
+    fn packed(&mut self, width: usize) -> &mut Packed {
+        let fresh = || Packed {
+            width,
+            carries: Carries::default(),
+            small_last: false,
+        };
+        let packed = self.packed.get_or_insert_with(|| Box::new(fresh()));
         if packed.width != width {
             packed.carries.add_to(&mut self.loose, 8 * packed.width);
-            **packed = Packed {
-                width,
-                carries: Carries::default(),
-            };
+            **packed = fresh();
         }
-        &mut packed.carries
+        packed
     }
 }
 
@@ -246,7 +247,13 @@ fn tally_any_width(data: &[u8], width: usize, counter: &mut ColumnCounter) -> (u
 }
 
 /// [`tally`] with AVX-512 intrinsics, on the raw bytes (see the module
-/// documentation).
+/// documentation). Elements of 8 bytes that are 0 or 1 are counted in
+/// one of two ways, picked by whether the counter's last call found any:
+/// where it did not, a step counts them only if its minimum says it holds
+/// one (raw `u64le` arrays: almost never); where it did, every step
+/// counts them in vectors, with no branch (heaps of 1 to 64 bits: one in
+/// 64 is 1, so about two steps of 64 elements in three hold one, which
+/// the branch mispredicted).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F and BW and POPCNT
@@ -258,13 +265,17 @@ pub unsafe fn tally_avx512(
     width: usize,
     counter: &mut ColumnCounter,
 ) -> (u64, BlockTally) {
-    let carries = counter.packed(width);
-    match width {
-        1 => avx512::tally::<1>(data, carries),
-        2 => avx512::tally::<2>(data, carries),
-        4 => avx512::tally::<4>(data, carries),
-        _ => avx512::tally::<8>(data, carries),
-    }
+    let packed = counter.packed(width);
+    let carries = &mut packed.carries;
+    let (xor, block) = match (width, packed.small_last) {
+        (1, _) => avx512::tally::<1, false>(data, carries),
+        (2, _) => avx512::tally::<2, false>(data, carries),
+        (4, _) => avx512::tally::<4, false>(data, carries),
+        (_, false) => avx512::tally::<8, false>(data, carries),
+        (_, true) => avx512::tally::<8, true>(data, carries),
+    };
+    packed.small_last = block.zeros + block.ones > 0;
+    (xor, block)
 }
 
 /// The obvious loop, bit by bit: the reference the fast ones are tested

@@ -65,23 +65,28 @@ fn builds() -> Vec<(&'static str, Tally)> {
 }
 
 /// Checks every build against the bit-by-bit reference and the
-/// portable loop on `data`, in one call.
+/// portable loop on `data`, in one call: with a new counter, and with one
+/// whose last call saw a zero (which adds nothing to the columns), so
+/// that the AVX-512 loop counts the zeros and ones both ways.
 fn check(data: &[u8], width: usize, what: &str) {
     let mut reference = ColumnCounter::default();
     let expected = tally_reference(data, width, &mut reference);
     let mut portable = ColumnCounter::default();
     let from_portable = tally_portable(data, width, &mut portable);
+    let zero = vec![0; width];
     for (name, build) in builds() {
-        let mut counter = ColumnCounter::default();
-        let got = build(data, width, &mut counter);
-        assert_eq!(got, expected, "{name}, width {width}, {what}");
-        assert_eq!(got, from_portable, "{name}, width {width}, {what}");
-        assert_eq!(
-            counter.columns(),
-            reference.columns(),
-            "{name}, width {width}, {what}"
-        );
-        assert_eq!(counter.columns(), portable.columns());
+        for after_a_zero in [false, true] {
+            let what = format!("{name}, width {width}, {what}, after a zero: {after_a_zero}");
+            let mut counter = ColumnCounter::default();
+            if after_a_zero {
+                build(&zero, width, &mut counter);
+            }
+            let got = build(data, width, &mut counter);
+            assert_eq!(got, expected, "{what}");
+            assert_eq!(got, from_portable, "{what}");
+            assert_eq!(counter.columns(), reference.columns(), "{what}");
+            assert_eq!(counter.columns(), portable.columns(), "{what}");
+        }
     }
 }
 

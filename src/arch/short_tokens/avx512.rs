@@ -241,6 +241,8 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
     // it (if `carry`), and the heaps held.
     let (mut at, mut running, mut carry) = (from, 0u8, 0u64);
     let (mut len, most, limit) = (heaps.len, heaps.most(), run_limit(data, from));
+    // The heaps held before the run.
+    let first = len;
     let mut high_or = _mm512_setzero_si512();
     // The window's place in the input: the block before's first byte.
     let mut window_base = _mm512_set1_epi64((base + from as u64).wrapping_sub(BLOCK as u64) as i64);
@@ -267,20 +269,25 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
         let running_first = _mm512_mask_set1_epi8(window_positions, carry, running as i8);
         let start_at = _mm512_maskz_compress_epi8(starts | carry, running_first);
         let lengths = _mm512_sub_epi8(end_at, start_at);
+        // The block's tokens too long, if any. The steps below and the
+        // count of heaps follow `count` alone, found from the masks; how
+        // many tokens come before the first too long, which waits for the
+        // compressed lengths, is counted only where one is (the run stops
+        // there), and the common path tests the mask and nothing more.
+        // A block with a token too long writes lanes past the heaps
+        // counted, as lanes past a block's tokens are.
         let too_long = match L::SYNTAX.max_digits() >= BLOCK {
             true => running_too_long(running, carry, ends, max),
-            false => _mm512_cmpgt_epu8_mask(lengths, splat(max)) & low_bits(count),
-        };
-        let taken = match too_long {
-            0 => count,
-            _ => too_long.trailing_zeros() as usize,
+            false => _mm512_mask_cmpgt_epu8_mask(low_bits(count), lengths, splat(max)),
         };
         let (mut ends_left, mut lengths_left, mut starts_left) = (end_at, lengths, start_at);
         let mut step = 0;
         loop {
             let (low, high) = unsafe { L::values(ends_left, lengths_left, before, block) };
-            let kept = low_bits(taken.saturating_sub(step)) as u8;
-            high_or = _mm512_or_si512(high_or, _mm512_maskz_mov_epi64(kept, high));
+            if L::HIGH {
+                let kept = low_bits(count - step) as u8;
+                high_or = _mm512_or_si512(high_or, _mm512_maskz_mov_epi64(kept, high));
+            }
             let starts = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(starts_left));
             let i = len + step;
             // SAFETY: `i + 8 <= len + 64 + 8`, within the room for
@@ -295,19 +302,26 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
                 _mm512_storeu_si512(heaps.offsets.as_mut_ptr().add(i).cast(), offsets);
             }
             step += 8;
-            if step >= taken {
+            if step >= count {
                 break;
             }
             ends_left = _mm512_alignr_epi64(ends_left, ends_left, 1);
             lengths_left = _mm512_alignr_epi64(lengths_left, lengths_left, 1);
             starts_left = _mm512_alignr_epi64(starts_left, starts_left, 1);
         }
-        len += taken;
         if too_long != 0 {
+            let taken = too_long.trailing_zeros() as usize;
+            len += taken;
+            if L::HIGH {
+                // The OR above took the block's values past the first too
+                // long (a value read from its last digits among them).
+                high_or = _mm512_set1_epi64(stored_high_or(heaps, first, len) as i64);
+            }
             stopped.at = last_end(ended_at, ended);
             stopped = long_token(stopped, at, starts, ends, carry, running, taken);
             break;
         }
+        len += count;
         if ends != 0 {
             (ended_at, ended) = (at, ends);
         }
@@ -331,6 +345,15 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
     heaps.len = len;
     heaps.high_or |= _mm512_reduce_or_epi64(high_or) as u64;
     stopped
+}
+
+/// The OR of the high limbs of `heaps`' places `from` to `to` (stored).
+fn stored_high_or(heaps: &ShortHeaps, from: usize, to: usize) -> u64 {
+    heaps.limbs[1][8 * from..8 * to]
+        .chunks_exact(8)
+        .fold(0, |or, limb| {
+            or | u64::from_le_bytes(limb.try_into().expect("8 bytes"))
+        })
 }
 
 /// The `unary` loop: every block's lines read together (see the module

@@ -6,7 +6,8 @@
 //! step, and whether it got 512-bit registers and `vpternlogq` would be
 //! up to the compiler's tuning. Here the vectors are 512 bits, each
 //! carry-save adder is two `vpternlogq`, the bytes are counted as they
-//! lie, and the zero and one counts are skipped for whole steps.
+//! lie, and the zero and one counts are skipped for whole steps (or, for
+//! 8-byte elements where they are common, kept in vectors).
 //!
 //! The AVX-512 intrinsics and target features are stable since Rust 1.89,
 //! hence the crate's `rust-version`.
@@ -139,9 +140,11 @@ impl Kernel {
         let or_c = _mm512_ternarylogic_epi64::<OR3>(v[6], v[7], self.or);
         self.or = _mm512_ternarylogic_epi64::<OR3>(or_a, or_b, or_c);
 
-        // Bytes are 0 or 1 too often for a test to pay; wider elements
-        // are counted only when the step's minimum is at most 1, out
-        // of line so that the common step stays small.
+        // Where elements 0 and 1 are common (`IN_VECTORS`), each lane
+        // counts those at most 1 and adds them up (the ones): two masked
+        // operations a vector. Bytes are 0 or 1 too often for a test to
+        // pay; other widths are counted only when the step's minimum is
+        // at most 1, out of line so that the common step stays small.
         if IN_VECTORS {
             for (k, &x) in v.iter().enumerate() {
                 let small = _mm512_cmple_epu64_mask(x, _mm512_set1_epi64(1));

@@ -32,7 +32,9 @@
 //!   hold 8 / width elements each. Folding word bit q into element bit
 //!   q mod (8·width) when the columns are read makes narrow elements as
 //!   cheap per byte as wide ones. The zeros and ones are counted only in
-//!   the steps where a minimum over the step says some element is 0 or 1.
+//!   the steps where a minimum over the step says some element is 0 or 1,
+//!   or, for 8-byte elements once a call has seen such an element, in
+//!   vectors at every step with no branch.
 //!
 //! [`tally`] picks the fastest the CPU has; [`tally_in_lanes`] never the
 //! AVX-512 one, whose state is about 4 KiB a counter (for the windowed

@@ -143,9 +143,9 @@ pub struct Cpu {
     /// AVX-512 F and BW with POPCNT and IFMA (52-bit multiplies): what the
     /// Grundy values' reduction needs.
     pub avx512_ifma: bool,
-    /// AVX-512 F, BW and DQ with VBMI and VBMI2 (byte compress and
-    /// expand), BMI1, BMI2, LZCNT and POPCNT: what the short-token blocks
-    /// need.
+    /// AVX-512 F, BW and DQ with VBMI, VBMI2 (byte compress and expand)
+    /// and IFMA, BMI1, BMI2, LZCNT and POPCNT: what the short-token blocks
+    /// need (every CPU with VBMI2 has IFMA).
     pub avx512_vbmi2: bool,
 }
 
@@ -181,6 +181,7 @@ impl Cpu {
                     && has!("avx512dq")
                     && has!("avx512vbmi")
                     && has!("avx512vbmi2")
+                    && has!("avx512ifma")
                     && has!("bmi1")
                     && has!("bmi2")
                     && has!("lzcnt")

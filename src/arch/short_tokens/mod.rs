@@ -21,7 +21,7 @@
 //! `1`s and LFs, and a line's value is the distance from its start to its
 //! LF, whatever its length.
 //!
-//! Builds: AVX-512 with VBMI and VBMI2 (`avx512.rs`): a whole block's
+//! Builds: AVX-512 with VBMI, VBMI2 and IFMA (`avx512.rs`): a whole block's
 //! tokens at once, their starts and ends compressed into vectors and every
 //! value gathered by byte permutes, eight tokens a step; AVX2 (`avx2.rs`)
 //! and portable (`portable.rs`, SWAR on 64-bit words): `bits`, `hex` and
@@ -251,7 +251,7 @@ pub enum ShortKernel {
     /// one; the loop is compiled for AVX2 as a whole.
     #[cfg(target_arch = "x86_64")]
     Avx2,
-    /// AVX-512 with VBMI and VBMI2: each block's tokens read together.
+    /// AVX-512 with VBMI, VBMI2 and IFMA: each block's tokens read together.
     #[cfg(target_arch = "x86_64")]
     Avx512,
 }

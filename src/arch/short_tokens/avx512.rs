@@ -317,7 +317,7 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
             if L::HIGH {
                 // The OR above took the block's values past the first too
                 // long (a value read from its last digits among them).
-                high_or = _mm512_set1_epi64(stored_high_or(heaps, first, len) as i64);
+                high_or = _mm512_set1_epi64(heaps.stored_high_or(first, len) as i64);
             }
             stopped.at = last_end(ended_at, ended);
             stopped = long_token(stopped, at, starts, ends, carry, running, taken);
@@ -347,15 +347,6 @@ unsafe fn fill_tokens<L: Lanes, const STORE_HIGH: bool>(
     heaps.len = len;
     heaps.high_or |= _mm512_reduce_or_epi64(high_or) as u64;
     stopped
-}
-
-/// The OR of the high limbs of `heaps`' places `from` to `to` (stored).
-fn stored_high_or(heaps: &ShortHeaps, from: usize, to: usize) -> u64 {
-    heaps.limbs[1][8 * from..8 * to]
-        .chunks_exact(8)
-        .fold(0, |or, limb| {
-            or | u64::from_le_bytes(limb.try_into().expect("8 bytes"))
-        })
 }
 
 /// The `unary` loop: every block's lines read together (see the module

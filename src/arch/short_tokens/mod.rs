@@ -220,6 +220,17 @@ impl ShortHeaps {
         self.high_or
     }
 
+    /// The OR of the high limbs written into places `from` to `to` (not
+    /// counted yet, or counted): for a run that stops at a token too long,
+    /// whose OR of them took values past it.
+    fn stored_high_or(&self, from: usize, to: usize) -> u64 {
+        self.limbs[1][8 * from..8 * to]
+            .chunks_exact(8)
+            .fold(0, |or, limb| {
+                or | u64::from_le_bytes(limb.try_into().expect("8 bytes"))
+            })
+    }
+
     /// Empties the buffer.
     pub fn clear(&mut self) {
         self.len = 0;
@@ -644,11 +655,7 @@ fn take_tokens<B: Blocks, const HIGH: bool>(
             let long = (run.from + starts[k] as usize, run.from + ends[k] as usize);
             // The OR of the high limbs counted a value read from the
             // long token's last digits.
-            high_or = heaps.limbs[1][8 * held..8 * (held + k)]
-                .chunks_exact(8)
-                .fold(0, |or, limb| {
-                    or | u64::from_le_bytes(limb.try_into().expect("8 bytes"))
-                });
+            high_or = heaps.stored_high_or(held, held + k);
             (k, Some(long))
         }
     };

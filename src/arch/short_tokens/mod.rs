@@ -57,7 +57,7 @@ mod tests;
 use crate::arch::prefetch::read_ahead;
 use find::{find_tokens, Found};
 pub use portable::combine8;
-use portable::{from_halves, hex_digit, low_bits, Portable};
+use portable::{from_halves, hex_digit, low_bits};
 
 /// Bytes classified per block.
 pub const BLOCK: usize = 64;
@@ -313,7 +313,7 @@ impl ShortKernel {
         heaps: &mut ShortHeaps,
     ) -> Stopped {
         match self {
-            ShortKernel::Portable => fill_any(&Portable, syntax, data, from, base, heaps),
+            ShortKernel::Portable => portable::fill(syntax, data, from, base, heaps),
             // SAFETY: the AVX2 build is picked (by `best`, or by a test
             // from `every_build`) only where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]

@@ -2,8 +2,24 @@
 //! for every target (see the parent module for the loop they serve), and
 //! the small helpers the other builds share.
 
-use super::{Blocks, Syntax, BLOCK};
+use super::{fill_any, Blocks, ShortHeaps, Stopped, Syntax, BLOCK};
 use crate::arch::token_end::{Digits, ASCII_ZEROS};
+
+/// [`super::ShortKernel::fill`] without SIMD beyond the target's
+/// baseline. Out of line: inlined into the dispatch, its loops' stack
+/// frame (19 KiB, probed page by page) was set up on every call of the
+/// vector builds too; that was 2 % of a pass over hex with a long token
+/// after every 64 short ones, whose runs are short.
+#[inline(never)]
+pub(super) fn fill(
+    syntax: Syntax,
+    data: &[u8],
+    from: usize,
+    base: u64,
+    heaps: &mut ShortHeaps,
+) -> Stopped {
+    fill_any(&Portable, syntax, data, from, base, heaps)
+}
 
 /// The portable build.
 pub(super) struct Portable;

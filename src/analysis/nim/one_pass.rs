@@ -26,7 +26,7 @@ use crate::analysis::budget::{Counting, Plan};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::error::Error;
-use crate::input::driver::{each_element, each_word, At, Fold, Needs};
+use crate::input::driver::{each_element, narrow_runs, At, Fold, Needs};
 use crate::input::{
     trimmed, Format, Heap, HeapPos, HeapValue, LongHeap, RawBlock, SummedHeap, WordBlock,
 };
@@ -365,11 +365,13 @@ impl Fold for OnePass<'_> {
     /// array is taken: the sums, the survey and the counts with loops
     /// over the block (one loop for the counts and the tally where the
     /// counts are kept in columns), the candidates only when the block's
-    /// OR holds a new bit. Wider heaps go one by one.
+    /// OR holds a new bit. Wider heaps go one by one, and the runs of
+    /// narrow ones between them as blocks ([`narrow_runs`]).
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        let Some(raw) = block.limb(0).filter(|_| block.high_or == 0) else {
-            return each_word(self, block, at);
-        };
+        if block.high_or != 0 {
+            return narrow_runs(self, block, at, |pass, run, at| pass.words(run, at));
+        }
+        let raw = block.limb(0).expect("a block has a low limb");
         // A window holds a limb at least (`Plan::window_bits`): every heap
         // of the block fits it.
         debug_assert!(self.shared.window_bits >= 64);

@@ -268,7 +268,7 @@ unsafe fn digits(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
             let is = |byte: u8| _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(byte as i8));
             match syntax {
                 Syntax::Bits => (binary_lanes(bytes), space_lanes(bytes)),
-                Syntax::Hex => (hex_lanes(bytes), space_lanes(bytes)),
+                Syntax::Hex | Syntax::WideHex => (hex_lanes(bytes), space_lanes(bytes)),
                 Syntax::Dec => (decimal_lanes(bytes), space_lanes(bytes)),
                 Syntax::Unary => (is(b'1'), is(b'\n')),
             }

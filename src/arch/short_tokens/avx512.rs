@@ -54,7 +54,9 @@ pub(super) unsafe fn fill(
     match syntax {
         // SAFETY (both): this function's caller guarantees the features.
         Syntax::Bits => unsafe { tokens::<Bits>(data, from, base, heaps) },
-        Syntax::Hex => unsafe { tokens::<Hex>(data, from, base, heaps) },
+        Syntax::Hex => unsafe { tokens::<Hex<false>>(data, from, base, heaps) },
+        // SAFETY: as above.
+        Syntax::WideHex => unsafe { tokens::<Hex<true>>(data, from, base, heaps) },
         // SAFETY: as above.
         Syntax::Dec => unsafe { tokens::<Dec>(data, from, base, heaps) },
         // SAFETY: as above.
@@ -555,8 +557,10 @@ impl Lanes for Bits {
     }
 }
 
-/// `hex`: see the module documentation.
-struct Hex;
+/// `hex`: see the module documentation; `WIDE` for [`Syntax::WideHex`],
+/// whose values' high limbs are the pairs of the 16 digits before the
+/// last 16, read the same way.
+struct Hex<const WIDE: bool>;
 
 /// A `hex` block: each byte's digit value, and each byte's pair.
 #[derive(Clone, Copy)]
@@ -565,8 +569,13 @@ struct HexBlock {
     pairs: __m512i,
 }
 
-impl Lanes for Hex {
-    const SYNTAX: Syntax = Syntax::Hex;
+impl<const WIDE: bool> Lanes for Hex<WIDE> {
+    const SYNTAX: Syntax = match WIDE {
+        true => Syntax::WideHex,
+        false => Syntax::Hex,
+    };
+
+    const HIGH: bool = WIDE;
 
     type Block = HexBlock;
 
@@ -625,7 +634,16 @@ impl Lanes for Hex {
         let at = _mm512_sub_epi8(end, _mm512_add_epi8(twice_k, splat(1)));
         let kept = _mm512_cmplt_epu8_mask(twice_k, length);
         let low = _mm512_maskz_permutex2var_epi8(kept, before.pairs, at, block.pairs);
-        (low, _mm512_setzero_si512())
+        if !WIDE {
+            return (low, _mm512_setzero_si512());
+        }
+        // A token of up to 32 digits ends at 64 or more into the window:
+        // 16 digits further back is still in it.
+        let twice_k_high = _mm512_add_epi8(twice_k, splat(16));
+        let kept_high = _mm512_cmplt_epu8_mask(twice_k_high, length);
+        let at_high = _mm512_sub_epi8(at, splat(16));
+        let high = _mm512_maskz_permutex2var_epi8(kept_high, before.pairs, at_high, block.pairs);
+        (low, high)
     }
 }
 

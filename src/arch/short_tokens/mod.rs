@@ -85,6 +85,11 @@ pub enum Syntax {
     Bits,
     /// `hex`: `0`-`9`, `a`-`f`, `A`-`F`, four bits a digit.
     Hex,
+    /// `hex` with tokens of up to 32 digits, each value in two limbs: what
+    /// a scanner reads with once it has met a token of 17-32 digits (a
+    /// `u128` written out), which [`Syntax::Hex`] leaves to the general
+    /// path. Dearer a token than `Hex`, so not the first choice.
+    WideHex,
     /// `dec`: `0`-`9`.
     Dec,
     /// `unary`: lines of `1`s, each ended by an LF.
@@ -93,12 +98,14 @@ pub enum Syntax {
 
 impl Syntax {
     /// The most digits of a token the blocks take (leading zeros
-    /// included): its value fits in a 64-bit limb. A longer one stops the
-    /// run. A `unary` line may be as long as a run.
+    /// included): its value fits in a 64-bit limb (two for `WideHex`, and
+    /// 67 bits for `dec`). A longer one stops the run. A `unary` line may
+    /// be as long as a run.
     pub const fn max_digits(self) -> usize {
         match self {
             Syntax::Bits => 64,
             Syntax::Hex => 16,
+            Syntax::WideHex => 32,
             Syntax::Dec => 20,
             Syntax::Unary => RUN_BYTES,
         }
@@ -432,7 +439,7 @@ fn values_with<B: Blocks + ?Sized, const HIGH: bool>(
 const fn window(syntax: Syntax) -> usize {
     match syntax {
         Syntax::Hex => 16,
-        Syntax::Dec => 32,
+        Syntax::WideHex | Syntax::Dec => 32,
         Syntax::Bits | Syntax::Unary => 0,
     }
 }
@@ -452,6 +459,15 @@ fn window_value<B: Blocks + ?Sized>(
     let bytes = &data[end - window(syntax)..end];
     match syntax {
         Syntax::Hex => u128::from(build.hex_value(bytes.try_into().expect("16 bytes"), len)),
+        Syntax::WideHex => {
+            let (high, low) = bytes.split_at(16);
+            let low_value = build.hex_value(low.try_into().expect("16 bytes"), len.min(16));
+            let high_value = match len > 16 {
+                true => build.hex_value(high.try_into().expect("16 bytes"), len - 16),
+                false => 0,
+            };
+            u128::from(high_value) << 64 | u128::from(low_value)
+        }
         Syntax::Dec => build.dec_value(bytes.try_into().expect("32 bytes"), len),
         Syntax::Bits | Syntax::Unary => unreachable!("read by fill_bits and fill_lines"),
     }
@@ -467,7 +483,9 @@ fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, le
     }
     let digits = data[end - len..end].iter();
     match syntax {
-        Syntax::Hex => digits.fold(0, |value, &byte| value << 4 | u128::from(hex_digit(byte))),
+        Syntax::Hex | Syntax::WideHex => {
+            digits.fold(0, |value, &byte| value << 4 | u128::from(hex_digit(byte)))
+        }
         Syntax::Dec => digits.fold(0, |value, &byte| 10 * value + u128::from(byte - b'0')),
         Syntax::Bits | Syntax::Unary => unreachable!("read by fill_bits and fill_lines"),
     }
@@ -475,7 +493,7 @@ fn token_value<B: Blocks>(build: &B, syntax: Syntax, data: &[u8], end: usize, le
 
 /// The loop of the portable and AVX2 builds for `syntax`. The heaps'
 /// high limbs are stored (by each loop, `HIGH`) where the heaps held
-/// already store theirs or the values may have them (`dec`); otherwise
+/// already store theirs or the values may have them (`dec`, `WideHex`); otherwise
 /// they are all zero and none is written.
 #[inline(always)]
 fn fill_any<B: Blocks>(
@@ -486,7 +504,7 @@ fn fill_any<B: Blocks>(
     base: u64,
     heaps: &mut ShortHeaps,
 ) -> Stopped {
-    heaps.high_stored |= syntax == Syntax::Dec;
+    heaps.high_stored |= matches!(syntax, Syntax::Dec | Syntax::WideHex);
     match heaps.high_stored {
         true => fill_syntax::<B, true>(build, syntax, data, from, base, heaps),
         false => fill_syntax::<B, false>(build, syntax, data, from, base, heaps),
@@ -506,6 +524,7 @@ fn fill_syntax<B: Blocks, const HIGH: bool>(
     match syntax {
         Syntax::Bits => bits::fill_bits::<B, HIGH>(build, data, from, base, heaps),
         Syntax::Hex => fill_tokens::<B, HIGH>(build, Syntax::Hex, data, from, base, heaps),
+        Syntax::WideHex => fill_tokens::<B, HIGH>(build, Syntax::WideHex, data, from, base, heaps),
         Syntax::Dec => fill_tokens::<B, HIGH>(build, Syntax::Dec, data, from, base, heaps),
         Syntax::Unary => fill_lines::<B, HIGH>(build, data, from, base, heaps),
     }

@@ -103,7 +103,7 @@ fn digits_portable(syntax: Syntax, block: &[u8; BLOCK]) -> Option<u64> {
         let token_digits = |digits: Digits| !nonzero_bytes(digits.non_digits(word)) & HIGH_BITS;
         let (digits, separators) = match syntax {
             Syntax::Bits => (token_digits(Digits::Binary), space_bytes(word)),
-            Syntax::Hex => (token_digits(Digits::Hex), space_bytes(word)),
+            Syntax::Hex | Syntax::WideHex => (token_digits(Digits::Hex), space_bytes(word)),
             Syntax::Dec => (token_digits(Digits::Decimal), space_bytes(word)),
             Syntax::Unary => (bytes_equal(word, b'1'), bytes_equal(word, b'\n')),
         };

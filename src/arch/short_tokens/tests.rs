@@ -6,9 +6,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The syntaxes of token formats, with their digits.
-const TOKENS: [(Syntax, &[u8]); 3] = [
+const TOKENS: [(Syntax, &[u8]); 4] = [
     (Syntax::Bits, b"01"),
     (Syntax::Hex, b"0123456789abcdefABCDEF"),
+    (Syntax::WideHex, b"0123456789abcdefABCDEF"),
     (Syntax::Dec, b"0123456789"),
 ];
 
@@ -17,7 +18,7 @@ impl Syntax {
     fn is_digit(self, byte: u8) -> bool {
         match self {
             Syntax::Bits => byte == b'0' || byte == b'1',
-            Syntax::Hex => byte.is_ascii_hexdigit(),
+            Syntax::Hex | Syntax::WideHex => byte.is_ascii_hexdigit(),
             Syntax::Dec => byte.is_ascii_digit(),
             Syntax::Unary => byte == b'1',
         }
@@ -38,7 +39,7 @@ fn value_of(syntax: Syntax, digits: &[u8]) -> u128 {
         Syntax::Bits => digits
             .iter()
             .fold(0, |value, &d| value << 1 | u128::from(d - b'0')),
-        Syntax::Hex => digits
+        Syntax::Hex | Syntax::WideHex => digits
             .iter()
             .fold(0, |value, &d| value << 4 | u128::from(hex_digit(d))),
         Syntax::Dec => digits

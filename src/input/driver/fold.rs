@@ -165,6 +165,48 @@ pub fn each_word<F: Fold>(
     Ok(())
 }
 
+/// A run of heaps of at most 64 bits shorter than this, inside a block
+/// with wider ones, goes one heap at a time: a block's own costs (a
+/// fold's set-up, its loops' ends) are those of about as many heaps.
+const FEWEST_NARROW: usize = 16;
+
+/// Hands `fold` the heaps of `block`, some of which are wider than 64
+/// bits, in order: each run of [`FEWEST_NARROW`] or more heaps of at most
+/// 64 bits to `narrow` as a block of its own (`high_or` 0), every other
+/// heap one at a time; until the fold is done. A fold's loops over blocks
+/// of one limb thus keep `hex` of up to 64 bits with a `u128` now and
+/// then, which would otherwise go one heap at a time.
+pub fn narrow_runs<F: Fold>(
+    fold: &mut F,
+    block: WordBlock<'_>,
+    at: &mut At<'_>,
+    mut narrow: impl FnMut(&mut F, WordBlock<'_>, &mut At<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut from = 0;
+    while from < block.len() {
+        let wide = block.next_wide(from);
+        let to = wide.unwrap_or(block.len());
+        let singles = match to - from >= FEWEST_NARROW {
+            true => {
+                narrow(fold, block.narrow_run(from, to), at)?;
+                to..to
+            }
+            false => from..to,
+        };
+        if fold.done() {
+            return Ok(());
+        }
+        for i in singles.chain(wide) {
+            fold.heap(block.index + i as u64, &block.heap(i), at)?;
+            if fold.done() {
+                return Ok(());
+            }
+        }
+        from = to + 1;
+    }
+    Ok(())
+}
+
 /// What the driver knows of a heap besides its value.
 pub struct At<'c> {
     /// The lines counted so far and the chunk being read, when the driver

@@ -46,7 +46,7 @@ mod stream;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use fold::{each_element, each_word, At, Fold, Needs};
+pub(crate) use fold::{each_element, each_word, narrow_runs, At, Fold, Needs};
 pub(crate) use pass::{Folded, Reads};
 pub(crate) use reread::{byte_at, heap_at, Reread};
 pub(crate) use run::{run, run_random, run_span, SpanError};

@@ -5,12 +5,13 @@
 //! the same indices, offsets and values, the same lines on a stream, and
 //! the same error.
 
-use super::fold::{At, Fold, Needs};
+use super::fold::{each_word, narrow_runs, At, Fold, Needs};
 use super::pass::Reads;
 use super::ranges;
 use super::reread::heap_at;
 use super::run::run;
 use crate::error::Error;
+use crate::input::blocks::WordBlock;
 use crate::input::format::Format;
 use crate::input::formats::any::Scanner;
 use crate::input::heap::{Heap, HeapValue};
@@ -22,6 +23,7 @@ use crate::input::source::RandomAccess;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What a fold was handed: index, offset, value and (on a stream) line.
 type Seen = Vec<(u64, u64, Vec<u64>, Option<u64>)>;
@@ -187,14 +189,30 @@ fn every_source_hands_over_the_heaps_the_scanner_finds() {
 }
 
 /// Records every heap as [`Record`] does, taking the short ones in blocks
-/// (each heap of a block handed to [`Fold::heap`] by the default
-/// [`Fold::words`]).
+/// (each heap of a block handed to [`Fold::heap`] by [`each_word`]), a
+/// block with heaps wider than 64 bits by [`narrow_runs`], each run
+/// checked to be narrow and counted in [`NARROW_RUNS`].
 #[derive(Default)]
 struct InBlocks(Record);
+
+/// The runs [`narrow_runs`] handed an [`InBlocks`] as blocks.
+static NARROW_RUNS: AtomicUsize = AtomicUsize::new(0);
 
 impl Fold for InBlocks {
     fn heap(&mut self, index: u64, heap: &Heap<'_>, at: &mut At<'_>) -> Result<(), Error> {
         self.0.heap(index, heap, at)
+    }
+
+    fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
+        if block.high_or == 0 {
+            return each_word(self, block, at);
+        }
+        narrow_runs(self, block, at, |fold, run, at| {
+            assert!((0..run.len()).all(|i| run.value(i) >> 64 == 0));
+            assert_eq!(run.high_or, 0);
+            NARROW_RUNS.fetch_add(1, Ordering::Relaxed);
+            each_word(fold, run, at)
+        })
     }
 
     fn needs(&self) -> Needs {
@@ -222,9 +240,11 @@ fn every_source_hands_a_fold_that_takes_blocks_the_heaps_the_scanner_finds() {
     let mut rng = ChaCha8Rng::seed_from_u64(24);
     for format in [Format::Bits, Format::Hex, Format::Dec, Format::Unary] {
         for round in 0..24 {
-            // Mostly short heaps, a long one now and then.
+            // Mostly short heaps, a long one now and then (and `hex` of
+            // up to 128 bits, which its wide runs take).
             let max_bits = match format {
                 Format::Unary => [6, 8, 10, 12][round % 4],
+                Format::Hex => [70, 128, 70, 400][round % 4],
                 _ => [70, 70, 70, 400][round % 4],
             };
             let data = instance_of(&mut rng, format, 300, max_bits);
@@ -262,6 +282,10 @@ fn every_source_hands_a_fold_that_takes_blocks_the_heaps_the_scanner_finds() {
             }
         }
     }
+    assert!(
+        NARROW_RUNS.load(Ordering::Relaxed) > 0,
+        "no block came in narrow runs"
+    );
 }
 
 #[test]

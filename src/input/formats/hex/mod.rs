@@ -35,6 +35,11 @@ pub struct HexScanner<'a> {
     pages: PageReleaser<'a>,
     /// What the last run of blocks left checked.
     resume: Resume,
+    /// Whether runs of blocks take tokens of up to 32 digits
+    /// ([`Syntax::WideHex`]): set when the general path has taken one of
+    /// 17-32 digits, which a run of [`Syntax::Hex`] leaves to it, and
+    /// while the wide runs find such tokens.
+    wide: bool,
 }
 
 impl<'a> HexScanner<'a> {
@@ -46,6 +51,7 @@ impl<'a> HexScanner<'a> {
             base,
             pages: PageReleaser::NONE,
             resume: Resume::default(),
+            wide: false,
         }
     }
 
@@ -105,8 +111,16 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
     const FILLS_WORDS: bool = true;
 
     fn fill_words(&mut self, words: &mut WordBuffer) {
-        (self.pos, self.resume) =
-            block_path::fill(Syntax::Hex, self.data, self.pos, self.base, words);
+        let syntax = match self.wide {
+            true => Syntax::WideHex,
+            false => Syntax::Hex,
+        };
+        (self.pos, self.resume) = block_path::fill(syntax, self.data, self.pos, self.base, words);
+        // A wide run that met no wide token ends them, until the general
+        // path meets one again: a `u128` now and then among short tokens
+        // leaves them to the cheaper runs (the driver hands each run's
+        // heaps to the fold before the next).
+        self.wide &= words.high_or() != 0;
     }
 
     /// Packs a token of up to 4,096 digits into `scratch`, when given, as
@@ -130,6 +144,7 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
         match packed {
             Some((end, packed)) => {
                 self.pos = end;
+                self.note_width(digits);
                 take(&Heap {
                     offset,
                     value: packed.into_value(),
@@ -137,6 +152,7 @@ impl<'a> HeapScanner<'a> for HexScanner<'a> {
             }
             None => {
                 let heap = self.borrowed_heap(start, digits)?;
+                self.note_width(digits);
                 take(&heap)?;
             }
         }
@@ -154,6 +170,15 @@ impl<'a> HexScanner<'a> {
             return None;
         }
         Some(start)
+    }
+
+    /// Notes the width of the token just taken, whose first digit is at
+    /// `digits`: one of 17-32 digits turns the runs of blocks to
+    /// [`Syntax::WideHex`].
+    #[inline(always)]
+    fn note_width(&mut self, digits: usize) {
+        let wide = Syntax::Hex.max_digits() + 1..=Syntax::WideHex.max_digits();
+        self.wide |= wide.contains(&(self.pos - digits));
     }
 
     /// The token whose first digit is at `digits`, as its digits (those a
@@ -190,6 +215,64 @@ mod tests {
             out.push((heap.offset, digits.to_vec()));
         }
         Ok(out)
+    }
+
+    /// The heaps of `data` as the driver reads them for a fold that takes
+    /// blocks: runs of blocks, and one heap by the general path (with
+    /// scratch, as the one pass reads) after each run that is not full;
+    /// each heap's offset and limbs, and how many came in blocks.
+    fn in_blocks(data: &[u8]) -> (Vec<(u64, Vec<u64>)>, usize) {
+        let mut scanner = HexScanner::new(data, 0);
+        let (mut words, mut scratch) = (WordBuffer::default(), TokenScratch::default());
+        let (mut heaps, mut from_blocks) = (Vec::new(), 0);
+        loop {
+            scanner.fill_words(&mut words);
+            let block = words.block(0);
+            for i in 0..block.len() {
+                heaps.push((block.offsets[i], block.heap(i).value.to_limbs()));
+            }
+            from_blocks += block.len();
+            let full = words.is_full();
+            words.clear();
+            if full {
+                continue;
+            }
+            let took = scanner.take_heap(Some(&mut scratch), |heap| {
+                heaps.push((heap.offset, heap.value.to_limbs()));
+                Ok::<(), ParseError>(())
+            });
+            if !took.unwrap() {
+                return (heaps, from_blocks);
+            }
+        }
+    }
+
+    #[test]
+    fn once_a_token_of_17_to_32_digits_is_met_runs_of_blocks_take_them() {
+        // Tokens of 1 to 32 digits; the first of 17 or more is the 16th.
+        let tokens: Vec<String> = (0..2000u32)
+            .map(|i| {
+                format!(
+                    "{:x}",
+                    u128::from(i.wrapping_mul(2_654_435_761)) << (4 * (i % 17))
+                )
+            })
+            .collect();
+        let data = tokens.join("\n").into_bytes();
+        let (heaps, from_blocks) = in_blocks(&data);
+        let mut offset = 0;
+        for (token, (at, limbs)) in tokens.iter().zip(&heaps) {
+            let value = u128::from_str_radix(token, 16).unwrap();
+            let expected = HeapValue::Word(value).to_limbs();
+            assert_eq!((*at, limbs), (offset, &expected), "token {token}");
+            offset += token.len() as u64 + 1;
+        }
+        assert_eq!(heaps.len(), tokens.len());
+        // All but the tokens before the first wide run and those near the end.
+        assert!(
+            from_blocks > tokens.len() - 40,
+            "{from_blocks} heaps from blocks"
+        );
     }
 
     #[test]

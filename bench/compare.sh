@@ -6,7 +6,8 @@
 # bench/RESULTS.md: medians, throughput, the ratio to cat from the same run,
 # peak RSS, and the machine. The inputs are the long shapes (heaps of up to
 # 4,096 bits, 20-digit decimals, four huge heaps) and the short ones `gen`
-# writes by default (`--bits 1..64`, `1..10` for unary), and a mixed hex
+# writes by default (`--bits 1..64`, `1..10` for unary), hex of up to 128
+# bits (`u128` written out: half its tokens 17-32 digits), and a mixed hex
 # file (runs of 64 short tokens, each followed by a long one) timed beside
 # its two parts (its short tokens and its long ones, each a file).
 #
@@ -90,6 +91,7 @@ cases=(
     "unary-short|--format unary --size $bytes --bits 1..10|1.0|-"
     "hex-short|--format hex --size $bytes --bits 1..64|0.5|-"
     "dec-short|--format dec --size $bytes --bits 1..64|0.5|-"
+    "hex-u128|--format hex --size $bytes --bits 1..128|0.5|-"
 )
 
 # The peer: Python big integers, XOR of int(token, base) over all tokens.

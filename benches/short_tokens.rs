@@ -1,8 +1,9 @@
 //! Throughput of the short-token block kernels alone
 //! ([`nimstream::arch::short_tokens`]): one 1 MiB piece held in cache
 //! (the size of the one pass's reads) of each text format as `nimstream
-//! gen` writes it by default (`--bits 1..64`; `1..10` for `unary`),
-//! parsed into heaps run after run, for every build this CPU can run.
+//! gen` writes it by default (`--bits 1..64`; `1..10` for `unary`), and
+//! hex of up to 128 bits read as `WideHex` (`widehex`), parsed into heaps
+//! run after run, for every build this CPU can run.
 //! Bytes a second are the piece's.
 //!
 //! Each build's heaps are checked before they are timed: their XOR and
@@ -23,10 +24,12 @@ use std::hint::black_box;
 /// The one pass's read size.
 const PIECE_BYTES: u64 = 1 << 20;
 
-/// The formats, their syntaxes and the bit lengths `gen` writes by default.
-const CASES: [(Format, Syntax, u64); 4] = [
+/// The formats, their syntaxes and the bit lengths `gen` writes by default
+/// (and `u128` for the wide hex).
+const CASES: [(Format, Syntax, u64); 5] = [
     (Format::Bits, Syntax::Bits, 64),
     (Format::Hex, Syntax::Hex, 64),
+    (Format::Hex, Syntax::WideHex, 128),
     (Format::Dec, Syntax::Dec, 64),
     (Format::Unary, Syntax::Unary, 10),
 ];
@@ -106,7 +109,7 @@ fn short_tokens(c: &mut Criterion) {
                 "{kernel:?} {format}"
             );
             let name = format!("{kernel:?}").to_lowercase();
-            let id = BenchmarkId::new(format.name(), name);
+            let id = BenchmarkId::new(format!("{syntax:?}").to_lowercase(), name);
             group.bench_with_input(id, &data, |b, data| {
                 b.iter(|| parse(kernel, syntax, black_box(data), &mut heaps))
             });

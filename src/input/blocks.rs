@@ -137,12 +137,6 @@ impl WordBlock<'_> {
         high << 64 | low
     }
 
-    /// Heap `i`'s bits 64-127.
-    #[inline]
-    pub fn high(&self, i: usize) -> u64 {
-        u64::from_le_bytes(self.limbs[1][8 * i..8 * i + 8].try_into().expect("8 bytes"))
-    }
-
     /// The first heap from `from` on whose bits 64-127 are not all 0.
     /// Eight heaps' high limbs at a time, ORed (a loop the compiler turns
     /// into vector loads): one heap at a time, the search was half of the
@@ -164,7 +158,7 @@ impl WordBlock<'_> {
     /// Heaps `from` to `to` (not included), whose bits 64-127 are all 0,
     /// as a block of their own.
     pub fn narrow_run(&self, from: usize, to: usize) -> WordBlock<'_> {
-        debug_assert!((from..to).all(|i| self.high(i) == 0));
+        debug_assert!((from..to).all(|i| self.value(i) >> 64 == 0));
         WordBlock {
             limbs: self.limbs.map(|limb| &limb[8 * from..8 * to]),
             offsets: &self.offsets[from..to],

@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn once_a_token_of_17_to_32_digits_is_met_runs_of_blocks_take_them() {
-        // Tokens of 1 to 32 digits; the first of 17 or more is the 16th.
+        // Tokens of 1 to 32 digits; the first of 17 or more is the tenth.
         let tokens: Vec<String> = (0..2000u32)
             .map(|i| {
                 format!(

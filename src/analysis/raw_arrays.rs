@@ -27,6 +27,28 @@ pub fn tally(block: &RawBlock<'_>, counter: &mut ColumnCounter) -> (u64, BlockTa
     columns::tally(block.bytes, block.width, counter)
 }
 
+/// The tally of a block of heaps of two limbs given as those limbs'
+/// blocks (element `i` of `low` and `high`: heap `i`'s bits 0-63 and
+/// 64-127), the OR that of their low limbs: the heaps equal to 0 and to 1
+/// are those whose low limb is and whose high limb is 0. One loop over
+/// both, without branches.
+pub fn two_limb_tally(low: &RawBlock<'_>, high: &RawBlock<'_>, low_or: u64) -> BlockTally {
+    debug_assert!(low.width == 8 && high.width == 8 && low.len() == high.len());
+    let (lows, _) = low.bytes.as_chunks::<8>();
+    let (highs, _) = high.bytes.as_chunks::<8>();
+    let (mut zeros, mut ones) = (0, 0);
+    for (&l, &h) in lows.iter().zip(highs) {
+        let (l, h) = (u64::from_le_bytes(l), u64::from_le_bytes(h));
+        zeros += u64::from(l | h == 0);
+        ones += u64::from(l == 1 && h == 0);
+    }
+    BlockTally {
+        or: low_or,
+        zeros,
+        ones,
+    }
+}
+
 /// The survey of the block from its tally, to be merged into `before`
 /// (the survey of the heaps before it): the first 1 and the first heap
 /// ≥ 2 are looked up only when the tally says the block has them and

@@ -15,6 +15,7 @@ use crate::input::source::Input;
 use crate::input::{Format, HeapValue};
 use crate::report::{InputInfo, Report};
 use crate::workbench::encode::{write_header, write_heap};
+use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::Write;
@@ -450,6 +451,83 @@ fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() 
             assert_eq!(
                 report(&dec, Format::Dec, how),
                 report(&bits, Format::Bits, how),
+                "round {round}, read {how}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hex_of_up_to_128_bits_taken_in_blocks_of_two_limbs_gives_the_report_of_the_same_heaps_in_dec() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    for round in 0..40 {
+        // Full blocks of `u128`s written out (the hex runs read them as
+        // two limbs once a token of 17-32 digits is met; the dec runs
+        // leave every one of 21 digits or more to the general path), zeros
+        // and ones, the first 1 late, wide heaps whose low limb is 0 or 1; in some rounds no wide heap after
+        // the first, or a heap of more than 128 bits (the counts then
+        // leave limb 0), or heaps of 0 and 1 only after the first.
+        let count = rng.random_range(0..3000);
+        let first_one = rng.random_range(0..3000);
+        let longer_at = (round % 5 == 3).then(|| rng.random_range(0..count.max(1)));
+        let (mut hex, mut dec) = (Vec::new(), Vec::new());
+        for i in 0..count {
+            let wide = rng.random::<u128>() >> rng.random_range(0..64) | 1 << 64;
+            let value = match rng.random_range(0..8) {
+                _ if i == 0 => BigUint::from(wide),
+                0 => BigUint::from(0u8),
+                _ if round % 7 == 6 => BigUint::from(u8::from(i >= first_one)),
+                1 if i >= first_one => BigUint::from(1u8),
+                2 if round % 4 != 1 => BigUint::from(wide),
+                // Wide, with a low limb of 0 or 1: neither 0 nor 1.
+                3 if round % 4 != 1 => {
+                    let low = u128::from(rng.random_bool(0.5));
+                    BigUint::from(1u128 << rng.random_range(64..128) | low)
+                }
+                _ => BigUint::from(rng.random::<u64>() >> rng.random_range(0..63) | 2),
+            };
+            let value = match longer_at == Some(i) {
+                true => value | BigUint::from(rng.random::<u64>()) << 130,
+                false => value,
+            };
+            let separator = [" ", "\n", " \r\n", "\t\n\n"][rng.random_range(0..4)];
+            hex.extend(format!("{value:x}{separator}").bytes());
+            dec.extend(format!("{value}{separator}").bytes());
+        }
+        // The one pass (a window of 64 bits under `log`: wide heaps one by
+        // one there), and Kayles now and then (its pass takes blocks too).
+        let memory = match round % 3 {
+            0 => MemoryBudget::default(),
+            1 => MemoryBudget::Log,
+            _ => MemoryBudget::Bytes(64 << 10),
+        };
+        let game = match round % 4 {
+            2 => "kayles".parse().unwrap(),
+            _ => crate::games::Game::Nim,
+        };
+        let options = Options {
+            memory,
+            game,
+            ..round_options(round)
+        };
+        let report = |data: &[u8], format: Format, how: usize| {
+            let facts = match how {
+                0 | 1 => {
+                    let file = file_of(data);
+                    let mut input = Input::open(file.path(), "t", how == 0).unwrap();
+                    analyze(&mut input, format, &options)
+                }
+                _ => {
+                    let mut input = Input::stream(Box::new(data), "t");
+                    analyze(&mut input, format, &options)
+                }
+            };
+            without_offsets(report_of(facts.unwrap(), data, format, &options))
+        };
+        for how in 0..3 {
+            assert_eq!(
+                report(&hex, Format::Hex, how),
+                report(&dec, Format::Dec, how),
                 "round {round}, read {how}"
             );
         }

@@ -175,12 +175,13 @@ impl WordBlock<'_> {
         }
     }
 
-    /// Where the first heap whose low limb `wanted` holds for is (the
-    /// first heap `wanted` holds for, in a block that fits in 64 bits).
-    pub fn first_low(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
-        let low = self.limbs[0].chunks_exact(8);
-        let mut found = low.map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        found.position(wanted).map(|i| self.position(i))
+    /// Where the first heap `wanted` holds for is, a heap wider than 64
+    /// bits taken as `u64::MAX`: what the survey asks of a heap (is it 1,
+    /// is it 2 or more) a wide heap answers as `u64::MAX` does.
+    pub fn first(&self, wanted: impl Fn(u64) -> bool) -> Option<HeapPos> {
+        let saturated = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
+        let found = (0..self.len()).position(|i| wanted(saturated(self.value(i))));
+        found.map(|i| self.position(i))
     }
 
     /// Heap `i` as a heap.
@@ -327,7 +328,7 @@ mod tests {
             .elements()
             .all(|w| w == 0));
         assert!(block.limb(2).is_none());
-        assert_eq!(block.first_low(|v| v > 977 * 9).map(|p| p.index), Some(44));
+        assert_eq!(block.first(|v| v > 977 * 9).map(|p| p.index), Some(44));
         buffer.clear();
         assert!(buffer.is_empty());
         buffer.push(0, 5);
@@ -335,6 +336,8 @@ mod tests {
         let block = buffer.block(0);
         assert_eq!((block.len(), block.value(1)), (2, 1 << 64 | 2));
         assert_eq!((block.high_or, block.xor()), (1, 1 << 64 | 7));
+        // The wide heap's low limb is 2, but the heap is past 5.
+        assert_eq!(block.first(|v| v > 5).map(|p| p.index), Some(1));
         let high: Vec<u64> = block.limb(1).expect("the high limbs").elements().collect();
         assert_eq!(high, [0, 1]);
     }

@@ -329,7 +329,7 @@ impl Fold for IndexFold {
         self.samples
             .extend(sampled.step_by(SAMPLE_EVERY as usize).copied());
         let (xor, tally) = raw_arrays::sums(&low);
-        let first = |wanted| block.first_low(wanted);
+        let first = |wanted| block.first(wanted);
         let piece = raw_arrays::survey_of(low.len(), &tally, &self.survey, first);
         self.survey.merge(&piece);
         self.sum[0] ^= xor;

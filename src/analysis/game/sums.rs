@@ -387,7 +387,7 @@ impl Fold for GameSum<'_> {
         match values {
             Some((heaps, values)) if self.holders.hold_all_of(values.or) => {
                 self.grundy_sum ^= values.xor;
-                let first = |wanted| block.first_low(wanted);
+                let first = |wanted| block.first(wanted);
                 let piece = raw_arrays::survey_of(heaps, &values.tally, &self.survey, first);
                 self.survey.merge(&piece);
                 Ok(())

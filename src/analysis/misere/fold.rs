@@ -221,7 +221,7 @@ impl Fold for MisereSum<'_> {
             return each_word(self, block, at);
         }
         let tally = self.count_elements(low.bytes, 8, table, |i| block.position(i));
-        let piece = raw_arrays::survey_of(low.len(), &tally, &self.survey, |w| block.first_low(w));
+        let piece = raw_arrays::survey_of(low.len(), &tally, &self.survey, |w| block.first(w));
         self.survey.merge(&piece);
         Ok(())
     }

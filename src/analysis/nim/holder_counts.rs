@@ -138,12 +138,38 @@ impl TopCounts {
             self.raise(limbs);
         }
         if self.low == 0 && limbs == 1 {
-            let counter = &mut self.limbs[0].counter;
-            match self.lean {
-                true => columns::tally_in_lanes(block.bytes, block.width, counter),
-                false => columns::tally(block.bytes, block.width, counter),
-            };
+            self.tally_limb(0, block);
         }
+    }
+
+    /// Counts `block` as limb position `j` (counted) of its heaps in that
+    /// position's columns; returns its XOR and tally.
+    #[inline]
+    fn tally_limb(&mut self, j: u64, block: &RawBlock<'_>) -> (u64, BlockTally) {
+        let counter = &mut self.limbs[(j - self.low) as usize].counter;
+        match self.lean {
+            true => columns::tally_in_lanes(block.bytes, block.width, counter),
+            false => columns::tally(block.bytes, block.width, counter),
+        }
+    }
+
+    /// Counts a block of heaps of at most 128 bits, some of more than 64,
+    /// given as its two limbs (`limbs[j]`: limb `j` of every heap), with
+    /// the column loops of raw arrays: the counted positions are raised to
+    /// limb 1 first, as its widest heap raises them, and each limb among
+    /// them is counted in its columns. Returns each limb's XOR and tally;
+    /// `None` for a limb below the counted positions.
+    pub fn tally_pair(&mut self, limbs: [&RawBlock<'_>; 2]) -> [Option<(u64, BlockTally)>; 2] {
+        if self.top() < 2 {
+            self.raise(2);
+        }
+        let mut tallies = [None, None];
+        for (j, tally) in (0..).zip(&mut tallies) {
+            if j >= self.low {
+                *tally = Some(self.tally_limb(j, limbs[j as usize]));
+            }
+        }
+        tallies
     }
 
     /// Counts a block of heaps of at most 64 bits with the column loops of
@@ -159,11 +185,7 @@ impl TopCounts {
         if self.low != 0 {
             return None;
         }
-        let counter = &mut self.limbs[0].counter;
-        Some(match self.lean {
-            true => columns::tally_in_lanes(block.bytes, block.width, counter),
-            false => columns::tally(block.bytes, block.width, counter),
-        })
+        Some(self.tally_limb(0, block))
     }
 
     /// How many heaps have bit `position` set; `None` below the counted
@@ -299,6 +321,23 @@ impl HolderCounts {
                     .unwrap_or(0),
             ),
             HolderCounts::Off => None,
+        }
+    }
+
+    /// Counts a block of heaps of at most 128 bits given as its two limbs,
+    /// in columns where they are counted so ([`TopCounts::tally_pair`]),
+    /// and returns each limb's XOR and tally (`None` for a limb not
+    /// counted, which the caller sums itself). `None` where such a block is
+    /// not counted a block at a time (every position of a stream: heap by
+    /// heap), and nothing is counted.
+    pub fn tally_pair(
+        &mut self,
+        limbs: [&RawBlock<'_>; 2],
+    ) -> Option<[Option<(u64, BlockTally)>; 2]> {
+        match self {
+            HolderCounts::Top(counts) => Some(counts.tally_pair(limbs)),
+            HolderCounts::Off => Some([None, None]),
+            HolderCounts::Every(_) | HolderCounts::Columns(_) => None,
         }
     }
 

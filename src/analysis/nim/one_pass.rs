@@ -25,6 +25,7 @@ use super::holder_counts::HolderCounts;
 use crate::analysis::budget::{Counting, Plan};
 use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
+use crate::arch::columns::BlockTally;
 use crate::error::Error;
 use crate::input::driver::{each_element, narrow_runs, At, Fold, Needs};
 use crate::input::{
@@ -247,6 +248,47 @@ impl<'s> OnePass<'s> {
         Ok(())
     }
 
+    /// Counts a block of heaps into the holder counts and returns its
+    /// XOR, its tally (the heaps that are 0 and 1, and the OR of their low
+    /// limbs) and its OR: with the loops of one limb when every heap fits
+    /// it, of both limbs otherwise ([`HolderCounts::tally_pair`]). `None`,
+    /// with nothing counted, for a block of wider heaps that the pass
+    /// takes one by one: where the nim-sum is kept in a window of fewer
+    /// than 128 bits (a heap may be too wide for it), or where the counts
+    /// take every position (a stream's).
+    fn count_words(&mut self, block: &WordBlock<'_>) -> Option<(u128, BlockTally, u128)> {
+        let low = block.limb(0).expect("a block has a low limb");
+        if block.high_or == 0 {
+            // A window holds a limb at least (`Plan::window_bits`): every
+            // heap of the block fits it.
+            debug_assert!(self.shared.window_bits >= 64);
+            let (xor, tally) = match self.counts.tally_raw(&low) {
+                Some(tallied) => tallied,
+                None => {
+                    let (xor, tally) = raw_arrays::sums(&low);
+                    self.counts
+                        .add_raw(&low, u64::from(64 - tally.or.leading_zeros()));
+                    (xor, tally)
+                }
+            };
+            return Some((u128::from(xor), tally, u128::from(tally.or)));
+        }
+        if self.sum.is_some() && self.shared.window_bits < 128 {
+            return None;
+        }
+        let high = block.limb(1).expect("a block has a high limb");
+        let [low_sums, high_sums] = self.counts.tally_pair([&low, &high])?;
+        let (low_xor, low_tally) = low_sums.unwrap_or_else(|| raw_arrays::sums(&low));
+        let (high_xor, high_tally) = high_sums.unwrap_or_else(|| raw_arrays::sums(&high));
+        let tally = raw_arrays::two_limb_tally(&low, &high, low_tally.or);
+        let join = |low: u64, high: u64| u128::from(high) << 64 | u128::from(low);
+        Some((
+            join(low_xor, high_xor),
+            tally,
+            join(low_tally.or, high_tally.or),
+        ))
+    }
+
     fn spill_error(&self, error: std::io::Error) -> Error {
         Error::io(self.shared.name, error)
     }
@@ -361,47 +403,37 @@ impl Fold for OnePass<'_> {
         Ok(())
     }
 
-    /// Takes a block of heaps of at most 64 bits as a block of a raw
-    /// array is taken: the sums, the survey and the counts with loops
-    /// over the block (one loop for the counts and the tally where the
-    /// counts are kept in columns), the candidates only when the block's
-    /// OR holds a new bit. Wider heaps go one by one, and the runs of
-    /// narrow ones between them as blocks ([`narrow_runs`]).
+    /// Takes a block of heaps as a block of a raw array is taken: the
+    /// sums, the survey and the counts with loops over the block (one
+    /// loop for the counts and the tally of a limb where the counts are
+    /// kept in columns; see [`OnePass::count_words`]), the candidates only
+    /// when the block's OR holds a new bit. Where a block of wider heaps is
+    /// not counted so, they go one by one, and the runs of narrow ones
+    /// between them as blocks ([`narrow_runs`]).
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        if block.high_or != 0 {
+        let Some((xor, tally, or)) = self.count_words(&block) else {
             return narrow_runs(self, block, at, |pass, run, at| pass.words(run, at));
-        }
-        let raw = block.limb(0).expect("a block has a low limb");
-        // A window holds a limb at least (`Plan::window_bits`): every heap
-        // of the block fits it.
-        debug_assert!(self.shared.window_bits >= 64);
-        let (xor, tally) = match self.counts.tally_raw(&raw) {
-            Some(tallied) => tallied,
-            None => {
-                let (xor, tally) = raw_arrays::sums(&raw);
-                self.counts
-                    .add_raw(&raw, u64::from(64 - tally.or.leading_zeros()));
-                (xor, tally)
-            }
         };
         let first_one = self.survey.first_one.is_none();
-        let first = |wanted| block.first_low(wanted);
-        let piece = raw_arrays::survey_of(raw.len(), &tally, &self.survey, first);
+        let first = |wanted| block.first(wanted);
+        let mut piece = raw_arrays::survey_of(block.len() as u64, &tally, &self.survey, first);
+        // The tally's OR is the low limbs'; the longest heap is the OR's.
+        piece.max_bit_length = u64::from(128 - or.leading_zeros());
         self.survey.merge(&piece);
         if let Some(sum) = &mut self.sum {
-            sum.limbs[0] ^= xor;
+            sum.xor(&HeapValue::Word(xor), at);
         }
         let Some(candidates) = &mut self.candidates else {
             return Ok(());
         };
         let one_at = piece.first_one.filter(|_| first_one);
-        let new_bit = candidates.holds_new_bit(&HeapValue::Word(u128::from(tally.or)));
+        let new_bit = candidates.holds_new_bit(&HeapValue::Word(or));
         if !new_bit && one_at.is_none() {
             return Ok(());
         }
         // In file order: a stream's lines are counted forward.
-        for (i, word) in raw.elements().enumerate() {
-            let (pos, value) = (block.position(i), HeapValue::Word(u128::from(word)));
+        for i in 0..block.len() {
+            let (pos, value) = (block.position(i), HeapValue::Word(block.value(i)));
             if new_bit && candidates.holds_new_bit(&value) {
                 let line = at.line(pos.offset);
                 let kept = candidates.offer(pos, line, &value);

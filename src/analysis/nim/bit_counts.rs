@@ -17,9 +17,9 @@ use crate::input::{HeapValue, RawBlock};
 /// planes: the ripple is paid once per eight heaps (Harley–Seal's
 /// reduction, as in [`crate::arch::columns`], whose 32-heap steps would
 /// need 2 KiB of counters per limb position of a stream's longest heap,
-/// where this needs 72 bytes: eight staged words and a carry). Blocks of heaps of at most 64 bits (short
-/// tokens, raw arrays) are counted by that column loop, into one column
-/// counter for limb position 0. Lean counters, for small budgets, add
+/// where this needs 72 bytes: eight staged words and a carry). Blocks of heaps of at most 128 bits (short
+/// tokens, raw arrays) are counted by that column loop, into a column
+/// counter for each of limb positions 0 and 1. Lean counters, for small budgets, add
 /// each heap at once and stage nothing, and count blocks heap by heap.
 #[derive(Debug, Default)]
 pub struct BitCounts {
@@ -33,8 +33,8 @@ pub struct BitCounts {
     len: usize,
     /// Limb positions the staged heaps reach.
     reach: usize,
-    /// Limb position 0 of the blocks counted by the column loop.
-    columns: Option<Box<ColumnCounter>>,
+    /// Limb positions 0 and 1 of the blocks counted by the column loop.
+    columns: [Option<Box<ColumnCounter>>; 2],
     /// Whether heaps go straight into the planes.
     lean: bool,
     /// The carries out of the first planes, one per limb position, while
@@ -83,9 +83,11 @@ impl BitCounts {
     pub fn merge(&mut self, mut other: BitCounts) {
         self.flush();
         other.flush();
-        if let Some(theirs) = other.columns.take() {
-            let mine = self.columns.get_or_insert_with(Box::default);
-            mine.add_columns(&theirs.columns());
+        for (mine, theirs) in self.columns.iter_mut().zip(&mut other.columns) {
+            if let Some(theirs) = theirs.take() {
+                let mine = mine.get_or_insert_with(Box::default);
+                mine.add_columns(&theirs.columns());
+            }
         }
         let limbs = other.planes.iter().map(Vec::len).max().unwrap_or(0);
         for j in 0..limbs {
@@ -238,8 +240,8 @@ impl BitCounts {
             .sum();
         let holds = |row: &&Vec<u64>| row.get(limb).is_some_and(|w| w >> bit & 1 == 1);
         let staged = self.staged.iter().filter(holds).count() as u64;
-        let columns = match (&self.columns, limb) {
-            (Some(counter), 0) => counter.columns()[bit as usize],
+        let columns = match self.columns.get(limb) {
+            Some(Some(counter)) => counter.columns()[bit as usize],
             _ => 0,
         };
         planes + staged + columns
@@ -253,8 +255,25 @@ impl BitCounts {
         if self.lean {
             return None;
         }
-        let counter = self.columns.get_or_insert_with(Box::default);
-        Some(columns::tally(block.bytes, block.width, counter))
+        Some(self.tally_limb(0, block))
+    }
+
+    /// Counts limbs 0 and 1 of a block of heaps of at most 128 bits, given
+    /// as those limbs' blocks, with the column loop of raw arrays, and
+    /// returns each limb's XOR and tally; `None` for lean counters (the
+    /// block is then counted heap by heap).
+    pub fn tally_pair(&mut self, limbs: [&RawBlock<'_>; 2]) -> Option<[(u64, BlockTally); 2]> {
+        if self.lean {
+            return None;
+        }
+        Some([self.tally_limb(0, limbs[0]), self.tally_limb(1, limbs[1])])
+    }
+
+    /// Counts `block` as limb position `j` (0 or 1) of its heaps with the
+    /// column loop; returns its XOR and tally.
+    fn tally_limb(&mut self, j: usize, block: &RawBlock<'_>) -> (u64, BlockTally) {
+        let counter = self.columns[j].get_or_insert_with(Box::default);
+        columns::tally(block.bytes, block.width, counter)
     }
 }
 

@@ -328,16 +328,18 @@ impl HolderCounts {
     /// in columns where they are counted so ([`TopCounts::tally_pair`]),
     /// and returns each limb's XOR and tally (`None` for a limb not
     /// counted, which the caller sums itself). `None` where such a block is
-    /// not counted a block at a time (every position of a stream: heap by
-    /// heap), and nothing is counted.
+    /// not counted a block at a time (lean counts of every position, or
+    /// the columns of a raw array, whose elements fit a limb), and nothing
+    /// is counted.
     pub fn tally_pair(
         &mut self,
         limbs: [&RawBlock<'_>; 2],
     ) -> Option<[Option<(u64, BlockTally)>; 2]> {
         match self {
             HolderCounts::Top(counts) => Some(counts.tally_pair(limbs)),
+            HolderCounts::Every(counts) => counts.tally_pair(limbs).map(|t| t.map(Some)),
             HolderCounts::Off => Some([None, None]),
-            HolderCounts::Every(_) | HolderCounts::Columns(_) => None,
+            HolderCounts::Columns(_) => None,
         }
     }
 

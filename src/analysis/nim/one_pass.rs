@@ -255,7 +255,7 @@ impl<'s> OnePass<'s> {
     /// with nothing counted, for a block of wider heaps that the pass
     /// takes one by one: where the nim-sum is kept in a window of fewer
     /// than 128 bits (a heap may be too wide for it), or where the counts
-    /// take every position (a stream's).
+    /// take heaps one by one (lean counts, under a small budget).
     fn count_words(&mut self, block: &WordBlock<'_>) -> Option<(u128, BlockTally, u128)> {
         let low = block.limb(0).expect("a block has a low limb");
         if block.high_or == 0 {

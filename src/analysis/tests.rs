@@ -495,14 +495,15 @@ fn hex_of_up_to_128_bits_taken_in_blocks_of_two_limbs_gives_the_report_of_the_sa
             dec.extend(format!("{value}{separator}").bytes());
         }
         // The one pass (a window of 64 bits under `log`: wide heaps one by
-        // one there), and Kayles now and then (its pass takes blocks too).
+        // one there), and Kayles now and then, under both rules (its passes
+        // take blocks too).
         let memory = match round % 3 {
             0 => MemoryBudget::default(),
             1 => MemoryBudget::Log,
             _ => MemoryBudget::Bytes(64 << 10),
         };
         let game = match round % 4 {
-            2 => "kayles".parse().unwrap(),
+            2 | 3 => "kayles".parse().unwrap(),
             _ => crate::games::Game::Nim,
         };
         let options = Options {

@@ -27,7 +27,7 @@ use crate::analysis::raw_arrays;
 use crate::analysis::survey::Survey;
 use crate::arch::columns::{ColumnCounter, STEP};
 use crate::error::Error;
-use crate::input::driver::{each_word, At, Fold, Needs};
+use crate::input::driver::{narrow_runs, At, Fold, Needs};
 use crate::input::{Format, Heap, HeapValue, RawBlock, WordBlock};
 use std::ops::Range;
 
@@ -319,11 +319,13 @@ impl Fold for IndexFold {
 
     /// Takes a block of heaps of at most 64 bits with the loops of raw
     /// arrays: its XOR, its survey, and every sixteenth offset; wider
-    /// heaps one by one.
+    /// heaps one by one, and the runs of narrow ones between them as
+    /// blocks ([`narrow_runs`]).
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        let Some(low) = block.limb(0).filter(|_| block.high_or == 0) else {
-            return each_word(self, block, at);
-        };
+        if block.high_or != 0 {
+            return narrow_runs(self, block, at, |fold, run, at| fold.words(run, at));
+        }
+        let low = block.limb(0).expect("a block has a low limb");
         let first_sampled = block.index.next_multiple_of(SAMPLE_EVERY) - block.index;
         let sampled = block.offsets.iter().skip(first_sampled as usize);
         self.samples

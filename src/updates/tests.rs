@@ -103,6 +103,46 @@ fn every_cut_of_the_initial_pass_reads_the_same_heaps() {
     }
 }
 
+#[test]
+fn the_initial_pass_takes_blocks_of_heaps_of_up_to_128_bits() {
+    // Reads of the budget's size, so that the scanners read in blocks:
+    // `hex` of 17-32 digits in blocks of two limbs, whose runs of heaps
+    // of one limb the index takes as blocks, the others one by one.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for round in 0..12 {
+        let count = rng.random_range(0..3000);
+        let heaps: Vec<Vec<u64>> = (0..count)
+            .map(|i| {
+                let low = rng.random::<u64>() >> rng.random_range(0..64);
+                // Every 40th wide (runs of 39 narrow), and in some rounds
+                // a quarter of the others.
+                match i % 40 == 0 || rng.random_range(0..4) == 0 && round % 2 != 0 {
+                    true => vec![low, rng.random::<u64>() >> rng.random_range(0..63) | 1],
+                    false => vec![low],
+                }
+            })
+            .collect();
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&encode(Format::Hex, &heaps)).unwrap();
+        let mut sum = vec![0u64; 2];
+        for heap in &heaps {
+            for (s, limb) in sum.iter_mut().zip(heap) {
+                *s ^= limb;
+            }
+        }
+        let threads = 1 + round / 2 % 2;
+        let input = Input::open(file.path(), "t", true).unwrap();
+        let options = UpdateOptions {
+            moves: true,
+            ..UpdateOptions::default()
+        };
+        let reads = crate::analysis::budget::update_reads(threads);
+        let position = Position::read(input, Format::Hex, &options, &reads).unwrap();
+        let case = format!("round {round}, {count} heaps, {threads} threads");
+        check_position(&position, &heaps, &sum, &case);
+    }
+}
+
 /// Checks what the initial pass found against the heaps.
 fn check_position(position: &Position<'_>, heaps: &[Vec<u64>], sum: &[u64], case: &str) {
     assert_eq!(position.heaps(), heaps.len() as u64, "{case}");

@@ -25,7 +25,7 @@ use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::residue::{BorrowLimbs, Modulus};
 use crate::games::{HeapSize, Sequence};
-use crate::input::driver::{each_element, each_word, At, Fold, Needs, Reads};
+use crate::input::driver::{each_element, each_word, narrow_runs, At, Fold, Needs, Reads};
 use crate::input::source::page_release::PageReleaser;
 use crate::input::{Heap, HeapPos, HeapValue, LongTail, RawBlock, WordBlock};
 
@@ -376,9 +376,14 @@ impl Fold for GameSum<'_> {
 
     /// A block of heaps of at most 64 bits as a block of a raw array:
     /// their values in one loop, heap by heap only where
-    /// [`GameSum::raw_elements`] goes heap by heap, or for wider heaps.
+    /// [`GameSum::raw_elements`] goes heap by heap. Wider heaps go one by
+    /// one, and the runs of narrow ones between them as blocks
+    /// ([`narrow_runs`]).
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        let low = block.limb(0).filter(|_| block.high_or == 0);
+        if block.high_or != 0 {
+            return narrow_runs(self, block, at, |sum, run, at| sum.words(run, at));
+        }
+        let low = block.limb(0);
         let words = self.shared.words.as_ref();
         let values = low.zip(words).map(|(low, table)| {
             let values = grundy_words::fold(low.bytes, low.width, table);

@@ -17,7 +17,7 @@ use crate::arch::columns::BlockTally;
 use crate::arch::grundy_words::{self, WordValues};
 use crate::error::Error;
 use crate::games::HeapSize;
-use crate::input::driver::{each_element, each_word, At, Fold, Needs};
+use crate::input::driver::{each_element, each_word, narrow_runs, At, Fold, Needs};
 use crate::input::{Heap, HeapPos, LongTail, RawBlock, WordBlock};
 
 /// The shortest token whose bytes the count of the move's line skips.
@@ -198,10 +198,14 @@ impl Fold for MisereSum<'_> {
         Ok(())
     }
 
-    /// A block of heaps of at most 64 bits as a raw array's block (heap by
-    /// heap for wider heaps).
+    /// A block of heaps of at most 64 bits as a raw array's block; wider
+    /// heaps one by one, and the runs of narrow ones between them as
+    /// blocks ([`narrow_runs`]).
     fn words(&mut self, block: WordBlock<'_>, at: &mut At<'_>) -> Result<(), Error> {
-        let low = block.limb(0).filter(|_| block.high_or == 0);
+        if block.high_or != 0 {
+            return narrow_runs(self, block, at, |fold, run, at| fold.words(run, at));
+        }
+        let low = block.limb(0);
         let (Some(low), Some(table)) = (low, self.shared.words()) else {
             return each_word(self, block, at);
         };

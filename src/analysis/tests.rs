@@ -392,6 +392,23 @@ fn without_offsets(mut report: serde_json::Value) -> serde_json::Value {
     report
 }
 
+/// The report of `data` without offsets, read from a map (`how` 0), by
+/// positioned reads (1) or as a stream (2).
+fn read_report(data: &[u8], format: Format, options: &Options, how: usize) -> serde_json::Value {
+    let facts = match how {
+        0 | 1 => {
+            let file = file_of(data);
+            let mut input = Input::open(file.path(), "t", how == 0).unwrap();
+            analyze(&mut input, format, options)
+        }
+        _ => {
+            let mut input = Input::stream(Box::new(data), "t");
+            analyze(&mut input, format, options)
+        }
+    };
+    without_offsets(report_of(facts.unwrap(), data, format, options))
+}
+
 #[test]
 fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() {
     let mut rng = ChaCha8Rng::seed_from_u64(13);
@@ -433,20 +450,7 @@ fn short_decimals_taken_in_blocks_give_the_report_of_the_same_heaps_in_binary() 
             game,
             ..round_options(round)
         };
-        let report = |data: &[u8], format: Format, how: usize| {
-            let facts = match how {
-                0 | 1 => {
-                    let file = file_of(data);
-                    let mut input = Input::open(file.path(), "t", how == 0).unwrap();
-                    analyze(&mut input, format, &options)
-                }
-                _ => {
-                    let mut input = Input::stream(Box::new(data), "t");
-                    analyze(&mut input, format, &options)
-                }
-            };
-            without_offsets(report_of(facts.unwrap(), data, format, &options))
-        };
+        let report = |data: &[u8], format: Format, how| read_report(data, format, &options, how);
         for how in 0..3 {
             assert_eq!(
                 report(&dec, Format::Dec, how),
@@ -464,9 +468,10 @@ fn hex_of_up_to_128_bits_taken_in_blocks_of_two_limbs_gives_the_report_of_the_sa
         // Full blocks of `u128`s written out (the hex runs read them as
         // two limbs once a token of 17-32 digits is met; the dec runs
         // leave every one of 21 digits or more to the general path), zeros
-        // and ones, the first 1 late, wide heaps whose low limb is 0 or 1; in some rounds no wide heap after
-        // the first, or a heap of more than 128 bits (the counts then
-        // leave limb 0), or heaps of 0 and 1 only after the first.
+        // and ones, the first 1 late, wide heaps whose low limb is 0 or 1;
+        // in some rounds no wide heap after the first, or a heap of more
+        // than 128 bits (the counts then leave limb 0), or heaps of 0 and 1
+        // only after the first.
         let count = rng.random_range(0..3000);
         let first_one = rng.random_range(0..3000);
         let longer_at = (round % 5 == 3).then(|| rng.random_range(0..count.max(1)));
@@ -511,20 +516,7 @@ fn hex_of_up_to_128_bits_taken_in_blocks_of_two_limbs_gives_the_report_of_the_sa
             game,
             ..round_options(round)
         };
-        let report = |data: &[u8], format: Format, how: usize| {
-            let facts = match how {
-                0 | 1 => {
-                    let file = file_of(data);
-                    let mut input = Input::open(file.path(), "t", how == 0).unwrap();
-                    analyze(&mut input, format, &options)
-                }
-                _ => {
-                    let mut input = Input::stream(Box::new(data), "t");
-                    analyze(&mut input, format, &options)
-                }
-            };
-            without_offsets(report_of(facts.unwrap(), data, format, &options))
-        };
+        let report = |data: &[u8], format: Format, how| read_report(data, format, &options, how);
         for how in 0..3 {
             assert_eq!(
                 report(&hex, Format::Hex, how),

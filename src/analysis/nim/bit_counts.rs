@@ -17,10 +17,11 @@ use crate::input::{HeapValue, RawBlock};
 /// planes: the ripple is paid once per eight heaps (Harley–Seal's
 /// reduction, as in [`crate::arch::columns`], whose 32-heap steps would
 /// need 2 KiB of counters per limb position of a stream's longest heap,
-/// where this needs 72 bytes: eight staged words and a carry). Blocks of heaps of at most 128 bits (short
-/// tokens, raw arrays) are counted by that column loop, into a column
-/// counter for each of limb positions 0 and 1. Lean counters, for small budgets, add
-/// each heap at once and stage nothing, and count blocks heap by heap.
+/// where this needs 72 bytes: eight staged words and a carry). Blocks of
+/// heaps of at most 128 bits (short tokens, raw arrays) are counted by
+/// that column loop, into a column counter for each of limb positions 0
+/// and 1. Lean counters, for small budgets, add each heap at once and
+/// stage nothing, and count blocks heap by heap.
 #[derive(Debug, Default)]
 pub struct BitCounts {
     /// `planes[p][j]`: bit p of the counts of limb position j's 64 bits.

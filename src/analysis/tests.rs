@@ -549,3 +549,98 @@ fn a_pass_that_stops_at_the_first_holder_counts_only_what_it_read() {
         stats.bytes_scanned
     );
 }
+
+/// A random value of a bit length in `bits` (at least 1).
+fn value_of_bits(rng: &mut ChaCha8Rng, bits: std::ops::RangeInclusive<usize>) -> BigUint {
+    let bits = rng.random_range(bits);
+    let bytes: Vec<u8> = (0..bits.div_ceil(8)).map(|_| rng.random()).collect();
+    let value = BigUint::from_bytes_le(&bytes) >> (8 * bytes.len() - bits);
+    value | BigUint::from(1u8) << (bits - 1)
+}
+
+#[test]
+fn hex_with_long_tokens_among_short_ones_gives_the_report_of_the_same_heaps_in_dec() {
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    for round in 0..48 {
+        // Runs of short tokens (of one to about 200, so that long ones
+        // also meet), each followed by a long one, which stops the run of
+        // blocks and goes to the general path (packed, or past 4,096
+        // digits as its digits): of 129 to 5,000 bits, now and then past
+        // 4,096 digits, or of at most 128 bits written with leading zeros
+        // to 17-40 digits (which may turn the runs to two limbs). In
+        // some rounds a long value comes again (the long heaps then
+        // cancel, and the move is from a short one), or the first 1 is
+        // late, or there are only zeros and ones between the long ones; or
+        // (under both rules) the one heap of 2 or more is a long one, in
+        // the middle of a block.
+        let count = rng.random_range(0..2500);
+        let first_one = rng.random_range(0..2500);
+        let run = [1, 3, 64, 200][round % 4];
+        let single_long = (round % 8 >= 6).then_some(count / 2);
+        let (mut hex, mut dec) = (Vec::new(), Vec::new());
+        let mut last_long: BigUint = BigUint::from(3u8) << 200usize;
+        for i in 0..count {
+            let pick = match single_long {
+                Some(long) => usize::from(i != long) * 3,
+                None => rng.random_range(0..=run),
+            };
+            let (value, digits) = match pick {
+                _ if single_long.is_some_and(|long| i != long) => {
+                    (BigUint::from(rng.random_range(0..2u8)), 0)
+                }
+                0 => match rng.random_range(0..12) {
+                    0 => (value_of_bits(&mut rng, 16_385..=17_000), 0),
+                    1 => {
+                        let value = value_of_bits(&mut rng, 1..=128);
+                        (value, rng.random_range(17..=40))
+                    }
+                    _ if round % 3 == 2 && rng.random_bool(0.5) => (last_long.clone(), 0),
+                    _ => {
+                        last_long = value_of_bits(&mut rng, 129..=5000);
+                        (last_long.clone(), 0)
+                    }
+                },
+                _ if round % 5 == 4 => (BigUint::from(u8::from(i >= first_one)), 0),
+                1 if i >= first_one => (BigUint::from(1u8), 0),
+                2 => (BigUint::from(0u8), 0),
+                _ => (
+                    BigUint::from(rng.random::<u64>() >> rng.random_range(0..63)),
+                    0,
+                ),
+            };
+            let separator = [" ", "\n", " \r\n", "\t\n\n"][rng.random_range(0..4)];
+            hex.extend(format!("{value:0digits$x}{separator}").bytes());
+            dec.extend(format!("{value}{separator}").bytes());
+        }
+        // The one pass under the default budget, and under `log` now and
+        // then (not on a stream, whose window is shorter than some heaps).
+        let (memory, reads) = match round % 6 {
+            5 => (MemoryBudget::Log, 0..2),
+            _ => (MemoryBudget::default(), 0..3),
+        };
+        let options = Options {
+            memory,
+            ..round_options(round)
+        };
+        let report = |data: &[u8], format: Format, how| read_report(data, format, &options, how);
+        for how in reads {
+            assert_eq!(
+                report(&hex, Format::Hex, how),
+                report(&dec, Format::Dec, how),
+                "round {round}, read {how}"
+            );
+        }
+        // And in as many passes: the long heaps were candidates for the
+        // move in the first.
+        let passes = |data: &[u8], format| {
+            let file = file_of(data);
+            let mut input = Input::open(file.path(), "t", true).unwrap();
+            analyze(&mut input, format, &options).unwrap().stats.passes
+        };
+        assert_eq!(
+            passes(&hex, Format::Hex),
+            passes(&dec, Format::Dec),
+            "round {round}"
+        );
+    }
+}

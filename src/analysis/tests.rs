@@ -392,9 +392,9 @@ fn without_offsets(mut report: serde_json::Value) -> serde_json::Value {
     report
 }
 
-/// The report of `data` without offsets, read from a map (`how` 0), by
-/// positioned reads (1) or as a stream (2).
-fn read_report(data: &[u8], format: Format, options: &Options, how: usize) -> serde_json::Value {
+/// The facts of `data` read from a map (`how` 0), by positioned reads (1)
+/// or as a stream (2).
+fn read_facts(data: &[u8], format: Format, options: &Options, how: usize) -> Facts {
     let facts = match how {
         0 | 1 => {
             let file = file_of(data);
@@ -406,7 +406,13 @@ fn read_report(data: &[u8], format: Format, options: &Options, how: usize) -> se
             analyze(&mut input, format, options)
         }
     };
-    without_offsets(report_of(facts.unwrap(), data, format, options))
+    facts.unwrap()
+}
+
+/// The report of `data` without offsets, read as [`read_facts`] reads it.
+fn read_report(data: &[u8], format: Format, options: &Options, how: usize) -> serde_json::Value {
+    let facts = read_facts(data, format, options, how);
+    without_offsets(report_of(facts, data, format, options))
 }
 
 #[test]
@@ -558,61 +564,61 @@ fn value_of_bits(rng: &mut ChaCha8Rng, bits: std::ops::RangeInclusive<usize>) ->
     value | BigUint::from(1u8) << (bits - 1)
 }
 
+/// A heap too long for the blocks, and the digits to pad it to (0: none),
+/// for round `round`: of 129 to 3,000 bits, or past 4,096 digits (in an
+/// eighth of the rounds), or of at most 128 bits padded with leading
+/// zeros to 17-40 digits; in a third of the rounds, half the time
+/// `last` again (else a new `last`).
+fn long_value(rng: &mut ChaCha8Rng, round: usize, last: &mut BigUint) -> (BigUint, usize) {
+    match rng.random_range(0..12) {
+        0 if round % 8 == 1 => (value_of_bits(rng, 16_385..=17_000), 0),
+        1 => (value_of_bits(rng, 1..=128), rng.random_range(17..=40)),
+        _ if round % 3 == 2 && rng.random_bool(0.5) => (last.clone(), 0),
+        _ => {
+            *last = value_of_bits(rng, 129..=3000);
+            (last.clone(), 0)
+        }
+    }
+}
+
 #[test]
 fn hex_with_long_tokens_among_short_ones_gives_the_report_of_the_same_heaps_in_dec() {
     let mut rng = ChaCha8Rng::seed_from_u64(19);
     for round in 0..24 {
         // Runs of short tokens (of one to about 200, so that long ones
-        // also meet), each followed by a long one, which stops the run of
-        // blocks and goes to the general path (packed, or past 4,096
-        // digits as its digits): of 129 to 3,000 bits, now and then past
-        // 4,096 digits (in a quarter of the rounds), or of at most 128
-        // bits written with leading zeros
-        // to 17-40 digits (which may turn the runs to two limbs). In
-        // some rounds a long value comes again (the long heaps then
-        // cancel, and the move is from a short one), or the first 1 is
+        // also meet), each followed by a long one ([`long_value`]), which
+        // stops the run of blocks and goes to the general path (packed,
+        // or past 4,096 digits as its digits; one padded to 17-32 digits
+        // may turn the runs to two limbs). In some rounds the long heaps
+        // cancel (the move is then from a short one), or the first 1 is
         // late, or there are only zeros and ones between the long ones; or
         // (under both rules) the one heap of 2 or more is a long one, in
-        // the middle of a block.
+        // the middle of a block. At most 24 long heaps a round, so that
+        // the long decimals' reads stay quick in a debug build.
         let count = rng.random_range(0..1500);
         let first_one = rng.random_range(0..1500);
         let run = [1, 3, 64, 200][round % 4];
-        // At most 24 long heaps a round, so that the long decimals' reads
-        // stay quick in a debug build.
-        let mut longs_left = 24;
         let single_long = (round % 8 >= 6).then_some(count / 2);
+        let mut longs_left = 24;
         let (mut hex, mut dec) = (Vec::new(), Vec::new());
         let mut last_long: BigUint = BigUint::from(3u8) << 200usize;
         for i in 0..count {
-            let pick = match single_long {
-                Some(long) => usize::from(i != long) * 3,
-                None if longs_left == 0 => 3,
-                None => rng.random_range(0..=run),
-            };
-            longs_left -= usize::from(pick == 0);
-            let (value, digits) = match pick {
-                _ if single_long.is_some_and(|long| i != long) => {
-                    (BigUint::from(rng.random_range(0..2u8)), 0)
+            let (value, digits) = match single_long {
+                Some(long) if i == long => long_value(&mut rng, round, &mut last_long),
+                Some(_) => (BigUint::from(rng.random_range(0..2u8)), 0),
+                None if longs_left > 0 && rng.random_range(0..=run) == 0 => {
+                    longs_left -= 1;
+                    long_value(&mut rng, round, &mut last_long)
                 }
-                0 => match rng.random_range(0..12) {
-                    0 if round % 4 == 3 => (value_of_bits(&mut rng, 16_385..=17_000), 0),
-                    1 => {
-                        let value = value_of_bits(&mut rng, 1..=128);
-                        (value, rng.random_range(17..=40))
-                    }
-                    _ if round % 3 == 2 && rng.random_bool(0.5) => (last_long.clone(), 0),
-                    _ => {
-                        last_long = value_of_bits(&mut rng, 129..=3000);
-                        (last_long.clone(), 0)
-                    }
+                None => match rng.random_range(0..8) {
+                    _ if round % 5 == 4 => (BigUint::from(u8::from(i >= first_one)), 0),
+                    1 if i >= first_one => (BigUint::from(1u8), 0),
+                    2 => (BigUint::from(0u8), 0),
+                    _ => (
+                        BigUint::from(rng.random::<u64>() >> rng.random_range(0..63)),
+                        0,
+                    ),
                 },
-                _ if round % 5 == 4 => (BigUint::from(u8::from(i >= first_one)), 0),
-                1 if i >= first_one => (BigUint::from(1u8), 0),
-                2 => (BigUint::from(0u8), 0),
-                _ => (
-                    BigUint::from(rng.random::<u64>() >> rng.random_range(0..63)),
-                    0,
-                ),
             };
             let separator = [" ", "\n", " \r\n", "\t\n\n"][rng.random_range(0..4)];
             hex.extend(format!("{value:0digits$x}{separator}").bytes());
@@ -638,11 +644,7 @@ fn hex_with_long_tokens_among_short_ones_gives_the_report_of_the_same_heaps_in_d
         }
         // And in as many passes: the long heaps were candidates for the
         // move in the first.
-        let passes = |data: &[u8], format| {
-            let file = file_of(data);
-            let mut input = Input::open(file.path(), "t", true).unwrap();
-            analyze(&mut input, format, &options).unwrap().stats.passes
-        };
+        let passes = |data: &[u8], format| read_facts(data, format, &options, 0).stats.passes;
         assert_eq!(
             passes(&hex, Format::Hex),
             passes(&dec, Format::Dec),
